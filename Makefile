@@ -1,0 +1,92 @@
+# Build, check and run the Atlantis table companion.  `make test` is what CI runs.
+
+# bash with pipefail, so that `companion ... | check` fails when either side fails.
+SHELL := /bin/bash
+.SHELLFLAGS := -eu -o pipefail -c
+.DEFAULT_GOAL := test
+
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+# Written after a successful `pip install`; pyproject.toml being newer means reinstall.
+STAMP := $(VENV)/.installed
+# Extra flags for `python -m venv`; on a Pi use --system-site-packages (apt's lgpio, OpenCV).
+VENV_FLAGS ?=
+# Debian packages the checks need (later: chromium, systemd, ...). Installed only as root.
+APT_PACKAGES :=
+# Extra arguments for pytest, e.g. `make pytest PYTEST_ARGS='-k serpent'`.
+PYTEST_ARGS ?=
+# Folders that ruff checks.
+LINT_PATHS := companion tests tools
+
+.PHONY: venv apt lint typecheck pytest test check-long bench demo clean
+
+# venv (internal): every other target needs the tools from .venv; this only reinstalls when
+# pyproject.toml changed, so a repeated `make test` starts at once.
+venv: apt $(STAMP)
+
+$(STAMP): pyproject.toml | apt
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV_FLAGS) $(VENV)
+	$(BIN)/python -m pip install --disable-pip-version-check --progress-bar off -e '.[dev]'
+	touch $(STAMP)
+
+# apt (internal): system packages cannot come from pip. It acts only as root, with APT_PACKAGES
+# set, and when one of them is missing (dpkg -s), so it normally costs nothing.
+apt:
+	@if [ -n "$(strip $(APT_PACKAGES))" ] && [ "$$(id -u)" -eq 0 ]; then \
+	  if dpkg -s $(APT_PACKAGES) >/dev/null 2>&1; then \
+	    echo "apt: already installed: $(APT_PACKAGES)"; \
+	  else \
+	    apt-get update && \
+	    DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $(APT_PACKAGES); \
+	  fi; \
+	fi
+
+# lint: style and common bugs, so that review time goes to the design, not to formatting.
+lint: venv
+	$(BIN)/ruff check $(LINT_PATHS)
+	$(BIN)/ruff format --check $(LINT_PATHS)
+
+# typecheck: mypy over the package; pyproject.toml makes companion.engine.* strict.
+typecheck: venv
+	$(BIN)/mypy companion
+
+# pytest (internal): the test suite, slow tests excluded. pytest exits 5 when it collected no
+# tests; that is a failure here, because a green run must mean tests ran.
+pytest: venv
+	@status=0; \
+	$(BIN)/pytest -q -p no:cacheprovider --timeout=600 -m 'not slow' $(PYTEST_ARGS) || status=$$?; \
+	if [ $$status -eq 5 ]; then \
+	  echo "make: pytest collected no tests; failing, because a test run must run tests" >&2; \
+	  exit 1; \
+	fi; \
+	exit $$status
+
+# test: everything a change must pass before it lands; CI runs this (.ci/run).
+test: venv lint typecheck pytest
+
+# check-long: thousands of simulated games per player count must break no engine invariant,
+# then the slow tests (none yet is fine). Too long for every change; run it before releases.
+check-long: venv
+	@for players in 2 3 4; do \
+	  $(BIN)/companion simulate --players $$players --games 2000 --seed 1 --rules base --json \
+	    | $(BIN)/python tools/check_simulate.py; \
+	done
+	@status=0; \
+	$(BIN)/pytest -q -p no:cacheprovider --timeout=3600 -m slow $(PYTEST_ARGS) || status=$$?; \
+	if [ $$status -eq 5 ]; then echo "make: no slow tests yet"; exit 0; fi; \
+	exit $$status
+
+# bench: the machine-specific figures quoted in README.md (see architecture.md, Benchmarks).
+bench: venv
+	$(BIN)/companion bench --json
+
+# demo: try the companion on this machine, with no Pi and no hardware attached.
+demo: venv
+	$(BIN)/companion demo
+
+# clean: back to a fresh clone's state (the next target rebuilds .venv).
+clean:
+	rm -rf $(VENV) build dist .mypy_cache .ruff_cache .pytest_cache .hypothesis tests/artifacts
+	find . -path ./.git -prune -o -name '__pycache__' -type d -prune -exec rm -rf {} +
+	find . -path ./.git -prune -o -name '*.egg-info' -type d -prune -exec rm -rf {} +

@@ -1,0 +1,149 @@
+"""Actions as text and as JSON, both ways, and the check that an action is well formed.
+
+An action is a tuple: a verb, then its arguments as numbers or words. Its JSON form is the same
+list; its text form is what logs and tests read::
+
+    terrain beach      place 3.4 =2     place 3.4 =?     boat 2.3        play dolphin
+    move A3 4.5        board A3 b2      sail b2 4.5      done            sink 3.4
+    back shark         back red         pick A3          take b2         roll whale
+    creature shark2 4.5                 put whale1 7.9   repel           reveal A3 =5
+
+People are named by seat letter and number (``A3``: seat 1's third person), boats ``b1``..``b12``,
+creatures by kind and number (``shark2``), hexes ``row.col`` or a safe island's corner.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import board
+from .data import BACKS, PEOPLE_VALUES, PIECES, TERRAINS
+from .errors import MalformedAction
+from .state import CREATURE_KINDS, SEAT_LETTERS, Action, person_name
+
+CREATURES: tuple[str, ...] = tuple(k for k in CREATURE_KINDS for _ in range(PIECES[k]))
+
+SHAPES: dict[str, tuple[str, ...]] = {
+    "terrain": ("terrain",),
+    "place": ("hex", "value?"),
+    "boat": ("hex",),
+    "play": ("back",),
+    "move": ("person", "hex"),
+    "board": ("person", "boat"),
+    "sail": ("boat", "hex"),
+    "done": (),
+    "sink": ("hex",),
+    "back": ("back?",),
+    "pick": ("person",),
+    "take": ("boat",),
+    "roll": ("face",),
+    "creature": ("creature", "hex"),
+    "put": ("creature", "hex"),
+    "repel": (),
+    "reveal": ("person", "value"),
+}
+
+
+def _valid(kind: str, x: Any) -> bool:
+    if kind == "value?" and x is None:
+        return True
+    if kind == "back?":
+        return x == "red" or x in BACKS
+    if kind in ("terrain", "back", "face"):
+        words = {"terrain": TERRAINS, "back": BACKS, "face": CREATURE_KINDS}[kind]
+        return isinstance(x, str) and x in words
+    if not isinstance(x, int) or isinstance(x, bool):
+        return False
+    if kind == "hex":
+        return 0 <= x < board.SIZE
+    if kind in ("value", "value?"):
+        return x in PEOPLE_VALUES
+    if kind == "person":
+        return 0 <= x // 10 < len(SEAT_LETTERS) and 0 <= x % 10 < len(PEOPLE_VALUES)
+    if kind == "boat":
+        return 0 <= x < PIECES["boat"]
+    return 0 <= x < len(CREATURES)  # creature
+
+
+def check(action: Any) -> Action:
+    """The action as a tuple, or MalformedAction saying what is wrong with it."""
+    if isinstance(action, list):
+        action = tuple(action)
+    if not isinstance(action, tuple) or not action or action[0] not in SHAPES:
+        raise MalformedAction(f"{action!r} is not an action; verbs: {', '.join(SHAPES)}")
+    shape = SHAPES[action[0]]
+    if len(action) != len(shape) + 1:
+        raise MalformedAction(f"{action[0]} takes {len(shape)} argument(s): {', '.join(shape)}")
+    for kind, x in zip(shape, action[1:], strict=True):
+        if not _valid(kind, x):
+            raise MalformedAction(f"{action[0]}: {x!r} is not a {kind.rstrip('?')}")
+    return action
+
+
+def to_json(action: Action) -> list[Any]:
+    return list(action)
+
+
+def from_json(data: Any) -> Action:
+    return check(data)
+
+
+def _text(kind: str, x: Any) -> str:
+    if kind == "hex":
+        return board.name(x)
+    if kind == "person":
+        return person_name(x)
+    if kind == "boat":
+        return f"b{x + 1}"
+    if kind == "creature":
+        return f"{CREATURES[x]}{x - CREATURES.index(CREATURES[x]) + 1}"
+    if kind.startswith("value"):
+        return "=?" if x is None else f"={x}"
+    return str(x)
+
+
+def notation(action: Action) -> str:
+    """The action in the short text form (see the module's docstring)."""
+    shape = SHAPES[action[0]]
+    return " ".join([action[0], *(_text(k, x) for k, x in zip(shape, action[1:], strict=True))])
+
+
+def _parse(kind: str, word: str) -> Any:
+    if kind == "hex":
+        return board.parse(word)
+    if kind == "person":
+        seat, number = SEAT_LETTERS.find(word[:1]), word[1:]
+        if seat < 0 or not number.isdigit():
+            raise ValueError(f"{word!r} is not a person: write seat letter and number, e.g. A3")
+        return seat * 10 + int(number) - 1
+    if kind == "boat":
+        if not word.startswith("b") or not word[1:].isdigit():
+            raise ValueError(f"{word!r} is not a boat: write b1 ... b12")
+        return int(word[1:]) - 1
+    if kind == "creature":
+        name = word.rstrip("0123456789")
+        if name not in CREATURE_KINDS or name == word:
+            raise ValueError(f"{word!r} is not a creature: write e.g. shark2")
+        return CREATURES.index(name) + int(word[len(name) :]) - 1
+    if kind.startswith("value"):
+        if word == "=?":
+            return None
+        if not word.startswith("=") or not word[1:].isdigit():
+            raise ValueError(f"{word!r} is not a value: write =3, or =? when unknown")
+        return int(word[1:])
+    return word
+
+
+def parse(text: str) -> Action:
+    """The action written in the short text form; MalformedAction if it is not one."""
+    words = text.split()
+    if not words or words[0] not in SHAPES:
+        raise MalformedAction(f"{text!r} is not an action; verbs: {', '.join(SHAPES)}")
+    shape = SHAPES[words[0]]
+    if len(words) != len(shape) + 1:
+        raise MalformedAction(f"{words[0]} takes {len(shape)} argument(s): {', '.join(shape)}")
+    try:
+        args = [_parse(k, w) for k, w in zip(shape, words[1:], strict=True)]
+    except ValueError as e:
+        raise MalformedAction(f"{text!r}: {e}") from None
+    return check((words[0], *args))

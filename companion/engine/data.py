@@ -1,0 +1,58 @@
+"""The box's contents as data: tile backs, the creature die, people and pieces (``data/*.json``).
+
+Each file carries a ``source`` and whether it is verified, so the phone can say which numbers
+are not (spec: unknown facts are not invented).
+"""
+
+from __future__ import annotations
+
+import json
+from importlib import resources
+from typing import Any
+
+
+def _load(name: str) -> dict[str, Any]:
+    text = resources.files(__package__).joinpath(f"data/{name}.json").read_text(encoding="utf-8")
+    data: dict[str, Any] = json.loads(text)
+    return data
+
+
+DECK_DATA = _load("deck")
+DIE_DATA = _load("die")
+BOX_DATA = _load("box")
+
+TERRAINS: tuple[str, ...] = ("beach", "forest", "mountain")
+"""In the order they sink (B-20)."""
+
+BACKS: tuple[str, ...] = tuple(DECK_DATA["backs"])
+GREEN: frozenset[str] = frozenset(
+    k for k, v in DECK_DATA["backs"].items() if v["border"] == "green"
+)
+RED: frozenset[str] = frozenset(BACKS) - GREEN
+TURN_TILES: frozenset[str] = frozenset(
+    k for k, v in DECK_DATA["backs"].items() if v.get("use") == "turn"
+)
+DEFENCE_TILES: frozenset[str] = frozenset(
+    k for k, v in DECK_DATA["backs"].items() if v.get("use") == "defence"
+)
+DECK: dict[str, dict[str, int]] = {
+    t: {k: v[t] for k, v in DECK_DATA["backs"].items() if v[t]} for t in TERRAINS
+}
+"""terrain -> back -> how many tiles of that terrain have that back."""
+TERRAIN_COUNT: dict[str, int] = dict(DECK_DATA["terrains"])
+
+DIE_FACES: tuple[str, ...] = tuple(DIE_DATA["faces"])
+PEOPLE_VALUES: tuple[int, ...] = tuple(BOX_DATA["people_values"])
+PIECES: dict[str, int] = dict(BOX_DATA["pieces"])
+BOATS_PER_PLAYER: int = BOX_DATA["boats_per_player"]
+COLOURS: tuple[str, ...] = tuple(BOX_DATA["colours"])
+
+STEPS = {"serpent": 1, "shark": 2, "whale": 3}
+"""How far each creature may move on the red die (B-24, B-25, B-26)."""
+
+UNVERIFIED: dict[str, str] = {
+    name: data["source"]
+    for name, data in (("deck", DECK_DATA), ("die", DIE_DATA), ("box", BOX_DATA))
+    if not data["verified"]
+}
+"""Data the sources do not settle, with where each number comes from."""

@@ -1,0 +1,205 @@
+"""Red tiles in hand: which a player may hold, and step 1, playing one (B-7, B-22, B-38 ... B-42).
+
+In physical mode the companion may not know a held tile's back. A tile named when played is
+accepted when that hand may hold it: a tile already told, or an untold one whose terrain still
+has such a back unaccounted for.
+"""
+
+from __future__ import annotations
+
+from . import board, movement, pieces
+from .data import TURN_TILES
+from .errors import IllegalAction
+from .events import Event
+from .sinking import left
+from .state import OFF, SEA, Action, State, person_name
+
+CREATURE_OF = {"move-serpent": "serpent", "move-shark": "shark", "move-whale": "whale"}
+
+
+def find(s: State, seat: int, back: str) -> int | None:
+    """Index in seat's hand of a tile that is, or may be, `back`; None if there is none.
+
+    A told tile is used first; among untold ones, the terrain with most such backs left.
+    """
+    hand = s.hands[seat]
+    for i, (_, k) in enumerate(hand):
+        if k == back:
+            return i
+    best, most = None, 0
+    for i, (t, k) in enumerate(hand):
+        if k is None:
+            assert t is not None
+            n = left(s, t, back)
+            if n > most:
+                best, most = i, n
+    return best
+
+
+def take(s: State, seat: int, i: int, back: str) -> None:
+    """Tile i leaves seat's hand as `back` (played, so now public)."""
+    t, k = s.hands[seat].pop(i)
+    assert t is not None
+    if k is None:
+        s.unknown_red[t] -= 1
+        s.known[t][back] = s.known[t].get(back, 0) + 1
+
+
+def dolphin_moves(s: State, out: list[Action]) -> None:
+    """B-38: one of your swimmers, one sea space at a time (1-3 in all)."""
+    p = s.ctx.get("person")
+    people = [p] if p is not None else s.people_of(s.turn)
+    safety = s.rules.option("dolphin_to_safety") == "yes"
+    for q in people:
+        if s.p_kind[q] != SEA:
+            continue
+        h = s.p_at[q]
+        for n in board.WATER_NEIGHBOURS[h]:
+            if s.terrain[n] is None:
+                out.append(("move", q, n))
+        if safety:
+            b = s.boat_at[h]
+            if b != OFF and len(s.b_people[b]) < movement.BOAT_CAPACITY:
+                out.append(("board", q, b))
+            if h in board.ACCESS:
+                out.append(("move", q, board.ACCESS[h]))
+
+
+def winds_moves(s: State, out: list[Action]) -> None:
+    """B-39: a boat you control, one space at a time (1-3 in all)."""
+    b = s.ctx.get("boat")
+    empty_ok = s.rules.option("winds_empty_boat") == "allowed"
+    boats = [b] if b is not None else range(len(s.b_pos))
+    for x in boats:
+        if s.b_pos[x] == OFF or (not s.b_people[x] and not empty_ok):
+            continue
+        if s.turn in s.controllers(x):
+            movement.boat_moves(s, x, out)
+
+
+def put_moves(s: State, back: str, out: list[Action]) -> None:
+    """B-40 ... B-42: a creature of that kind already on the board, to any vacant sea space."""
+    creatures = s.on_board(CREATURE_OF[back])
+    if creatures:
+        vacant = [h for h in range(board.SIZE) if s.vacant(h)]
+        for c in creatures:
+            out.extend(("put", c, h) for h in vacant)
+
+
+def effect_moves(s: State, back: str) -> list[Action]:
+    out: list[Action] = []
+    if back == "dolphin":
+        dolphin_moves(s, out)
+    elif back == "winds":
+        winds_moves(s, out)
+    else:
+        put_moves(s, back, out)
+    return out
+
+
+def can_take_effect(s: State, back: str) -> bool:
+    """Could the tile move anything now? (A cheaper question than listing every move.)"""
+    if back in CREATURE_OF:
+        return bool(s.on_board(CREATURE_OF[back])) and any(map(s.vacant, range(board.SIZE)))
+    return bool(effect_moves(s, back))
+
+
+def legal_play(s: State) -> list[Action]:
+    """Step 1: at most one red turn tile that the hand may hold and that can take effect."""
+    out: list[Action] = []
+    if s.hands[s.turn]:
+        out.extend(
+            ("play", back)
+            for back in sorted(TURN_TILES)
+            if find(s, s.turn, back) is not None and can_take_effect(s, back)
+        )
+    out.append(("done",))
+    return out
+
+
+def apply_play(s: State, action: Action, ev: list[Event]) -> None:
+    if action[0] == "done":
+        _to_movement(s)
+        return
+    back = action[1]
+    i = find(s, s.turn, back)
+    assert i is not None
+    take(s, s.turn, i, back)
+    ev.append(Event("played", {"seat": s.turn, "back": back}))
+    s.ctx = {"back": back, "steps": 0}
+    s.phase = "effect"
+
+
+def legal_effect(s: State) -> list[Action]:
+    out = effect_moves(s, s.ctx["back"]) if s.ctx["steps"] < 3 else []
+    if s.ctx["steps"]:
+        out.append(("done",))
+    return out
+
+
+def apply_effect(s: State, action: Action, ev: list[Event]) -> None:
+    verb = action[0]
+    if verb == "done":
+        _to_movement(s)
+        return
+    if verb == "put":
+        _, c, h = action
+        ev.append(
+            Event(
+                "creature_moved",
+                {
+                    "creature": pieces.creature(s, c),
+                    "from": board.name(s.c_pos[c]),
+                    "to": board.name(h),
+                },
+            )
+        )
+        pieces.put_creature(s, c, h)
+        _to_movement(s)
+        return
+    movement.apply_step(s, action, ev, uses_swim=False)  # B-16
+    s.ctx["steps"] += 1
+    x = action[1]
+    if verb == "sail":
+        s.ctx["boat"] = x
+        still = s.b_pos[x] != OFF
+    else:
+        s.ctx["person"] = x
+        still = s.p_kind[x] == SEA
+    if not still or s.ctx["steps"] == 3:
+        _to_movement(s)
+
+
+def _to_movement(s: State) -> None:
+    """On to step 2, skipped by a player with no people left on the board (B-11)."""
+    s.ctx = {}
+    if s.has_people(s.turn):
+        s.phase, s.points = "move", 3
+    else:
+        s.phase = "sink"
+
+
+def explain(s: State, action: Action) -> IllegalAction:
+    verb = action[0]
+    if verb == "play":
+        back = action[1]
+        if back not in TURN_TILES:
+            return IllegalAction("B-7", f"{back} is not a red tile played at the start of a turn")
+        if find(s, s.turn, back) is None:
+            return IllegalAction("B-22", f"seat {s.turn + 1} cannot be holding a {back} tile")
+        return IllegalAction(RULE[back], f"the {back} tile has nothing it could move now")
+    back = s.ctx["back"]
+    if verb == "done":
+        return IllegalAction(RULE[back], f"the {back} tile moves its piece at least one space")
+    if verb == "move" and action[1] // 10 != s.turn:
+        return IllegalAction("B-38", f"{person_name(action[1])} is not your swimmer")
+    return IllegalAction(RULE[back], f"not a move the {back} tile allows")
+
+
+RULE = {
+    "dolphin": "B-38",
+    "winds": "B-39",
+    "move-serpent": "B-40",
+    "move-shark": "B-41",
+    "move-whale": "B-42",
+}

@@ -1,0 +1,103 @@
+"""What must hold in every state, whatever was played: the checker `simulate` runs after each action.
+
+Each person is in exactly one place; no piece count exceeds the box; at most three people per
+boat and one boat per space; nothing but people on a safe island; pieces stand only where they can.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from . import board
+from .data import PEOPLE_VALUES, PIECES
+from .game import Game
+from .movement import BOAT_CAPACITY
+from .state import BOAT, LAND, OFF, SAVED, SEA, State, creature_name, person_name
+
+
+def violations(game: Game | State) -> list[str]:
+    """Every broken invariant, in words; empty when the state is sound."""
+    s = game.state if isinstance(game, Game) else game
+    out: list[str] = []
+    _people(s, out)
+    _pieces(s, out)
+    _boats(s, out)
+    _places(s, out)
+    return out
+
+
+def _people(s: State, out: list[str]) -> None:
+    seen: Counter[int] = Counter()
+    for h in range(board.SIZE):
+        seen.update(s.land_people[h])
+        seen.update(s.swimmers[h])
+    for people in s.b_people:
+        seen.update(people)
+    for p, kind in s.p_kind.items():
+        indexed = kind in (LAND, SEA, BOAT)
+        if seen[p] != (1 if indexed else 0):
+            out.append(f"{person_name(p)} is in {seen[p]} places on the board (kind {kind})")
+        elif kind == LAND and p not in s.land_people[s.p_at[p]]:
+            out.append(f"{person_name(p)} is not on the land tile it should be on")
+        elif kind == SEA and p not in s.swimmers[s.p_at[p]]:
+            out.append(f"{person_name(p)} is not swimming where it should be")
+        elif kind == BOAT and p not in s.b_people[s.p_at[p]]:
+            out.append(f"{person_name(p)} is not in the boat it should be in")
+        elif kind == SAVED and not board.IS_SAFE[s.p_at[p]]:
+            out.append(f"{person_name(p)} is saved but not on a safe island")
+    for p in seen:
+        if p not in s.p_kind:
+            out.append(f"an unknown person {p} is on the board")
+    per_seat = Counter(p // 10 for p in s.p_kind)
+    for seat, n in per_seat.items():
+        if n > len(PEOPLE_VALUES):
+            out.append(f"seat {seat + 1} has {n} people; the box has {len(PEOPLE_VALUES)}")
+
+
+def _pieces(s: State, out: list[str]) -> None:
+    kinds = Counter(s.c_kind)
+    for kind, n in kinds.items():
+        if n > PIECES[kind]:
+            out.append(f"{n} {kind}s; the box has {PIECES[kind]}")
+    if len(s.b_pos) > PIECES["boat"]:
+        out.append(f"{len(s.b_pos)} boats; the box has {PIECES['boat']}")
+    for counts, kind in ((s.n_serpent, "serpent"), (s.n_shark, "shark"), (s.n_whale, "whale")):
+        actual = Counter(pos for c, pos in enumerate(s.c_pos) if pos != OFF and s.c_kind[c] == kind)
+        for h in range(board.SIZE):
+            if counts[h] != actual[h]:
+                out.append(f"the {kind} count at {board.name(h)} is {counts[h]}, not {actual[h]}")
+    for c, pos in enumerate(s.c_pos):
+        if pos != OFF and not s.is_sea(pos):
+            out.append(f"{creature_name(s.c_kind, c)} is at {board.name(pos)}, which is not sea")
+        if pos != OFF and s.c_gone[c]:
+            out.append(f"{creature_name(s.c_kind, c)} left the game but is on the board")
+
+
+def _boats(s: State, out: list[str]) -> None:
+    places = Counter(pos for pos in s.b_pos if pos != OFF)
+    for h, n in places.items():
+        if n > 1:
+            out.append(f"{n} boats share {board.name(h)}")
+    for b, pos in enumerate(s.b_pos):
+        if len(s.b_people[b]) > BOAT_CAPACITY:
+            out.append(f"boat b{b + 1} carries {len(s.b_people[b])} people")
+        if pos == OFF:
+            if s.b_people[b]:
+                out.append(f"boat b{b + 1} is in the supply with people aboard")
+            continue
+        if not s.is_sea(pos):
+            out.append(f"boat b{b + 1} is at {board.name(pos)}, which is not sea")
+        if s.boat_at[pos] != b:
+            out.append(f"the board does not know boat b{b + 1} is at {board.name(pos)}")
+
+
+def _places(s: State, out: list[str]) -> None:
+    for h in range(board.SIZE):
+        if s.land_people[h] and s.terrain[h] is None:
+            out.append(f"people stand on {board.name(h)}, which holds no land tile")
+        if s.swimmers[h] and not s.is_sea(h):
+            out.append(f"people swim at {board.name(h)}, which is not sea")
+        if board.IS_SAFE[h] and (
+            s.swimmers[h] or s.boat_at[h] != OFF or s.n_serpent[h] or s.n_shark[h] or s.n_whale[h]
+        ):
+            out.append(f"something other than people is on safe island {board.name(h)}")

@@ -1,0 +1,159 @@
+"""How pieces change place, and what that does on arrival: the shared effects of every rule.
+
+Movement, tiles and creatures all end up here: a person becomes a swimmer (and may be eaten, B-17),
+a boat arrives where a serpent or whale lies (B-18), a boat is capsized or sunk, a person is saved.
+"""
+
+from __future__ import annotations
+
+from . import board
+from .events import Event
+from .state import BOAT, LAND, LOST, OFF, SAVED, SEA, State, creature_name, person_name
+
+
+def _lift(s: State, p: int) -> None:
+    """Take person p off wherever it is now."""
+    kind, at = s.p_kind[p], s.p_at[p]
+    if kind == LAND:
+        s.land_people[at].remove(p)
+    elif kind == SEA:
+        s.swimmers[at].remove(p)
+    elif kind == BOAT:
+        s.b_people[at].remove(p)
+
+
+def lose(s: State, p: int) -> None:
+    _lift(s, p)
+    s.p_kind[p] = LOST
+    s.p_at[p] = OFF
+
+
+def to_land(s: State, p: int, h: int) -> None:
+    _lift(s, p)
+    s.p_kind[p] = LAND
+    s.p_at[p] = h
+    s.land_people[h].append(p)
+
+
+def to_boat(s: State, p: int, b: int) -> None:
+    _lift(s, p)
+    s.p_kind[p] = BOAT
+    s.p_at[p] = b
+    s.b_people[b].append(p)
+
+
+def save(s: State, p: int, island: int, ev: list[Event]) -> None:
+    """B-19: on a safe island a person is saved and never moves again."""
+    _lift(s, p)
+    s.p_kind[p] = SAVED
+    s.p_at[p] = island
+    ev.append(Event("saved", {"person": person_name(p), "island": board.name(island)}))
+
+
+def deadly_for_swimmers(s: State, h: int) -> str | None:
+    """The creature that eats a swimmer entering h (B-17), if any."""
+    if s.n_serpent[h]:
+        return "serpent"
+    if s.n_shark[h]:
+        return "shark"
+    return None
+
+
+def swim(s: State, people: list[int], h: int, ev: list[Event], *, by_choice: bool) -> None:
+    """People enter the sea at h as swimmers; a serpent or shark there eats them (B-17).
+
+    Only a swim the person chose uses up its one swim of the turn (B-16).
+    """
+    for p in people:
+        _lift(s, p)
+        s.p_kind[p] = SEA
+        s.p_at[p] = h
+        s.swimmers[h].append(p)
+        if by_choice:
+            s.swam.add(p)
+    killer = deadly_for_swimmers(s, h)
+    if killer and people:
+        eat(s, h, killer, ev, list(people))
+
+
+def eat(s: State, h: int, by: str, ev: list[Event], people: list[int] | None = None) -> None:
+    """Swimmers at h (all, or those given) are eaten."""
+    victims = list(s.swimmers[h]) if people is None else people
+    if not victims:
+        return
+    for p in victims:
+        lose(s, p)
+    ev.append(
+        Event(
+            "eaten", {"hex": board.name(h), "by": by, "people": [person_name(p) for p in victims]}
+        )
+    )
+
+
+def boat_to(s: State, b: int, h: int, ev: list[Event]) -> None:
+    """Boat b arrives at h; an occupied boat meeting a serpent or whale is destroyed (B-18)."""
+    s.boat_at[s.b_pos[b]] = OFF
+    s.b_pos[b] = h
+    s.boat_at[h] = b
+    if s.b_people[b] and (s.n_serpent[h] or s.n_whale[h]):
+        wreck(s, b, "serpent" if s.n_serpent[h] else "whale", ev)
+
+
+def wreck(s: State, b: int, by: str, ev: list[Event]) -> None:
+    """The boat is destroyed; its passengers become swimmers where it was (B-18, B-26)."""
+    h = s.b_pos[b]
+    people = list(s.b_people[b])
+    ev.append(
+        Event(
+            "wrecked",
+            {
+                "boat": f"b{b + 1}",
+                "hex": board.name(h),
+                "by": by,
+                "people": [person_name(p) for p in people],
+            },
+        )
+    )
+    to_supply(s, b)
+    swim(s, people, h, ev, by_choice=False)
+
+
+def to_supply(s: State, b: int) -> None:
+    """A boat leaves the board and goes back to the supply (spec B-36)."""
+    s.boat_at[s.b_pos[b]] = OFF
+    s.b_pos[b] = OFF
+
+
+def sink_boat(s: State, b: int, ev: list[Event]) -> None:
+    """A serpent destroys an occupied boat together with its passengers (B-24)."""
+    h = s.b_pos[b]
+    people = list(s.b_people[b])
+    for p in people:
+        lose(s, p)
+    to_supply(s, b)
+    ev.append(
+        Event(
+            "sunk_boat",
+            {"boat": f"b{b + 1}", "hex": board.name(h), "people": [person_name(p) for p in people]},
+        )
+    )
+
+
+def put_creature(s: State, c: int, h: int) -> None:
+    """Creature c goes to h (from the supply or from where it was)."""
+    counts = s.count(c)
+    if s.c_pos[c] != OFF:
+        counts[s.c_pos[c]] -= 1
+    s.c_pos[c] = h
+    counts[h] += 1
+
+
+def remove_creature(s: State, c: int) -> None:
+    """Creature c leaves the game (a whirlpool, a repellent)."""
+    s.count(c)[s.c_pos[c]] -= 1
+    s.c_pos[c] = OFF
+    s.c_gone[c] = True
+
+
+def creature(s: State, c: int) -> str:
+    return creature_name(s.c_kind, c)

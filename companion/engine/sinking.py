@@ -1,0 +1,297 @@
+"""Step 3 of a turn: a land tile is removed and its back resolved (B-20 ... B-23, B-33 ... B-37).
+
+The back is a fact of the table: a player tells it (physical tiles) or the engine draws it from
+the tiles left of that terrain (digital tiles). A red back told privately, or not told at all
+until it is played, stays out of every other view.
+"""
+
+from __future__ import annotations
+
+from . import board, pieces
+from .data import DECK, GREEN, PIECES, RED, TERRAINS
+from .errors import IllegalAction
+from .events import Event
+from .state import CHANCE, OFF, Action, State, person_name
+
+
+def current_terrain(s: State) -> str | None:
+    """B-20: beaches go first, then forests, then mountains."""
+    for t in TERRAINS:
+        if any(s.terrain[h] == t for h in board.LAND):
+            return t
+    return None
+
+
+def candidates(s: State) -> list[int]:
+    """B-21: tiles of the current terrain touching the sea; if none does, any of that terrain."""
+    t = current_terrain(s)
+    tiles = [h for h in board.LAND if s.terrain[h] == t]
+    terrain = s.terrain
+    coastal = [h for h in tiles if any(terrain[n] is None for n in board.WATER_NEIGHBOURS[h])]
+    return coastal or tiles
+
+
+def legal_sink(s: State) -> list[Action]:
+    return [("sink", h) for h in candidates(s)]
+
+
+def apply_sink(s: State, action: Action, ev: list[Event]) -> None:
+    h = action[1]
+    t = s.terrain[h]
+    assert t is not None
+    s.terrain[h] = None
+    s.sunk[t] += 1
+    people = list(s.land_people[h])
+    ev.append(
+        Event(
+            "sunk",
+            {
+                "seat": s.turn,
+                "hex": board.name(h),
+                "terrain": t,
+                "people": [person_name(p) for p in people],
+            },
+        )
+    )
+    pieces.swim(s, people, h, ev, by_choice=False)  # B-22: no creature can be there yet
+    s.ctx = {"hex": h, "terrain": t}
+    s.phase, s.actor = "back", CHANCE
+
+
+def left(s: State, t: str, back: str) -> int:
+    """Tiles of terrain t with this back that are not yet known to be elsewhere."""
+    return DECK[t].get(back, 0) - s.known[t].get(back, 0)
+
+
+def red_room(s: State, t: str) -> int:
+    """How many more red tiles of terrain t can still be unaccounted for."""
+    return sum(left(s, t, k) for k in RED) - s.unknown_red[t]
+
+
+def possible_backs(s: State) -> list[str]:
+    """Backs the tile just removed may have; ``red`` is a red back not told (physical tiles)."""
+    t = s.ctx["terrain"]
+    room = red_room(s, t)
+    backs = [k for k in DECK[t] if left(s, t, k) > 0 and (k in GREEN or room > 0)]
+    if s.mode == "physical" and room > 0:
+        backs.append("red")
+    return backs
+
+
+def back_weights(s: State) -> list[tuple[str, int]]:
+    """Digital tiles: each back weighted by how many tiles of the terrain still hide it."""
+    t = s.ctx["terrain"]
+    room = red_room(s, t)
+    return [(k, left(s, t, k)) for k in DECK[t] if left(s, t, k) > 0 and (k in GREEN or room > 0)]
+
+
+def legal_back(s: State) -> list[Action]:
+    return [("back", k) for k in possible_backs(s)]
+
+
+def apply_back(s: State, action: Action, ev: list[Event]) -> None:
+    back = action[1]
+    h, t = s.ctx["hex"], s.ctx["terrain"]
+    seat = s.turn
+    s.ctx = {}
+    if back == "red" or back in RED:
+        if back == "red":
+            s.unknown_red[t] += 1
+            s.hands[seat].append([t, None])
+        else:
+            s.known[t][back] = s.known[t].get(back, 0) + 1
+            s.hands[seat].append([t, back])
+        secret = {} if back == "red" else {"back": back}
+        ev.append(Event("kept", {"seat": seat, "hex": board.name(h), "terrain": t}, secret, seat))
+        s.phase, s.actor = "roll", CHANCE
+        return
+    s.known[t][back] = s.known[t].get(back, 0) + 1
+    ev.append(Event("revealed", {"seat": seat, "hex": board.name(h), "back": back}))
+    s.phase, s.actor = "roll", CHANCE
+    RESOLVE[back](s, h, ev)
+
+
+def _shark(s: State, h: int, ev: list[Event]) -> None:
+    """B-33: a shark comes from the supply; swimmers on that space are eaten."""
+    from . import creatures  # the defence window lives with the creatures
+
+    supply = s.creatures_in_supply("shark")
+    if not supply:
+        ev.append(Event("no_piece", {"piece": "shark", "hex": board.name(h)}))
+        return
+    c = supply[0]
+    pieces.put_creature(s, c, h)
+    ev.append(Event("creature_placed", {"creature": pieces.creature(s, c), "hex": board.name(h)}))
+    if s.swimmers[h]:
+        if s.rules.option("repellent_vs_tiles") == "yes":
+            creatures.attack(s, c, h, s.turn, ev, then="roll")
+        else:
+            pieces.eat(s, h, "shark", ev)
+
+
+def _whale(s: State, h: int, ev: list[Event]) -> None:
+    """B-34: a whale comes from the supply onto that space."""
+    supply = s.creatures_in_supply("whale")
+    if not supply:
+        ev.append(Event("no_piece", {"piece": "whale", "hex": board.name(h)}))
+        return
+    pieces.put_creature(s, supply[0], h)
+    ev.append(
+        Event("creature_placed", {"creature": pieces.creature(s, supply[0]), "hex": board.name(h)})
+    )
+
+
+def _boat(s: State, h: int, ev: list[Event]) -> None:
+    """B-35: a boat from the supply; the swimmers there board it, the revealer choosing three."""
+    supply = s.boats_left()
+    if supply:
+        _boat_arrives(s, supply[0], h, ev)
+        return
+    empties = unoccupied_boats(s)
+    if s.rules.option("boat_supply_empty") == "none" or not empties:
+        ev.append(Event("no_piece", {"piece": "boat", "hex": board.name(h)}))
+    elif len(empties) == 1:
+        _boat_arrives(s, empties[0], h, ev)
+    else:
+        s.ctx = {"hex": h}
+        s.phase, s.actor = "take", s.turn
+
+
+def unoccupied_boats(s: State) -> list[int]:
+    return [b for b, pos in enumerate(s.b_pos) if pos != OFF and not s.b_people[b]]
+
+
+def _boat_arrives(s: State, b: int, h: int, ev: list[Event]) -> None:
+    frm = s.b_pos[b]
+    if frm != OFF:
+        s.boat_at[frm] = OFF
+    s.b_pos[b] = h
+    s.boat_at[h] = b
+    ev.append(
+        Event(
+            "boat_arrived",
+            {
+                "boat": f"b{b + 1}",
+                "hex": board.name(h),
+                "from": None if frm == OFF else board.name(frm),
+            },
+        )
+    )
+    swimmers = list(s.swimmers[h])
+    if len(swimmers) <= 3:
+        for p in swimmers:
+            pieces.to_boat(s, p, b)
+        if swimmers:
+            ev.append(
+                Event(
+                    "boarded_all",
+                    {"boat": f"b{b + 1}", "people": [person_name(p) for p in swimmers]},
+                )
+            )
+    else:
+        s.ctx = {"hex": h, "boat": b, "picked": []}
+        s.phase, s.actor = "pick", s.turn
+
+
+def legal_take(s: State) -> list[Action]:
+    return [("take", b) for b in unoccupied_boats(s)]
+
+
+def apply_take(s: State, action: Action, ev: list[Event]) -> None:
+    h = s.ctx["hex"]
+    s.phase, s.actor = "roll", CHANCE
+    s.ctx = {}
+    _boat_arrives(s, action[1], h, ev)
+
+
+def legal_pick(s: State) -> list[Action]:
+    return [("pick", p) for p in s.swimmers[s.ctx["hex"]]]
+
+
+def apply_pick(s: State, action: Action, ev: list[Event]) -> None:
+    p, b = action[1], s.ctx["boat"]
+    pieces.to_boat(s, p, b)
+    ev.append(
+        Event(
+            "boarded",
+            {"person": person_name(p), "boat": f"b{b + 1}", "from": board.name(s.ctx["hex"])},
+        )
+    )
+    if len(s.b_people[b]) == 3:
+        s.ctx = {}
+        s.phase, s.actor = "roll", CHANCE
+
+
+def _whirlpool(s: State, h: int, ev: list[Event]) -> None:
+    """B-36: everything that moves on that space and the sea spaces around it is removed."""
+    people: list[int] = []
+    boats: list[int] = []
+    beasts: list[int] = []
+    for x in (h, *board.WATER_NEIGHBOURS[h]):
+        if not s.is_sea(x):
+            continue
+        people.extend(s.swimmers[x])
+        b = s.boat_at[x]
+        if b != OFF:
+            people.extend(s.b_people[b])
+            boats.append(b)
+        beasts.extend(c for c, pos in enumerate(s.c_pos) if pos == x)
+    for p in people:
+        pieces.lose(s, p)
+    for b in boats:
+        pieces.to_supply(s, b)
+    for c in beasts:
+        pieces.remove_creature(s, c)
+    ev.append(
+        Event(
+            "whirlpool",
+            {
+                "hex": board.name(h),
+                "people": [person_name(p) for p in people],
+                "boats": [f"b{b + 1}" for b in boats],
+                "creatures": [pieces.creature(s, c) for c in beasts],
+            },
+        )
+    )
+
+
+def _volcano(s: State, h: int, ev: list[Event]) -> None:
+    """B-37, B-23: the game ends at once; step 4 is not played."""
+    from . import scoring
+
+    scoring.end(s, ev)
+
+
+RESOLVE = {
+    "shark": _shark,
+    "whale": _whale,
+    "boat": _boat,
+    "whirlpool": _whirlpool,
+    "volcano": _volcano,
+}
+
+
+def explain(s: State, action: Action) -> IllegalAction:
+    verb = action[0]
+    if verb == "sink":
+        h = action[1]
+        t = s.terrain[h]
+        if t is None:
+            return IllegalAction("B-9", f"{board.name(h)} holds no land tile")
+        if t != current_terrain(s):
+            return IllegalAction("B-20", f"all {current_terrain(s)} tiles go before any {t}")
+        return IllegalAction(
+            "B-21", f"{board.name(h)} does not touch the sea, and other {t} tiles do"
+        )
+    if verb == "back":
+        t = s.ctx["terrain"]
+        back = action[1]
+        if back == "red" and s.mode != "physical":
+            return IllegalAction("B-22", "digital tiles are dealt by the companion: name the back")
+        return IllegalAction("B-22", f"no {t} tile with a {back} back can remain")
+    if verb == "take":
+        return IllegalAction("B-35", "take an unoccupied boat that is on the board")
+    return IllegalAction("B-35", "pick a swimmer on the new boat's space")
+
+
+__all__ = ["PIECES"]

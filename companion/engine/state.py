@@ -1,0 +1,304 @@
+"""Where everything is: the board, the people, the boats, the creatures and the tiles in hand.
+
+`State` is the engine's one mutable record. The rules modules (setup, movement, sinking,
+creatures, scoring) read and change it; `Game` is the face the rest of the companion uses.
+Besides the pieces it keeps indexes (who is on which hex) that are rebuilt when a state is
+loaded, so they never go out of step with the pieces they index.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import board
+from .data import BOATS_PER_PLAYER, PEOPLE_VALUES, PIECES, TERRAINS
+from .rules import Rules
+
+Action = tuple[Any, ...]
+"""An action: a verb and its arguments, e.g. ``("move", 7, 58)``. See `actions` for the forms."""
+
+CHANCE = -1
+"""`State.actor` when the next decision is the table's (a die, a tile back), not a player's."""
+NOBODY = -2
+"""`State.actor` when the game is over."""
+
+# Where a person is (State.p_kind); p_at then holds the hex, the boat or the safe island.
+UNPLACED, LAND, BOAT, SEA, SAVED, LOST = range(6)
+PLACE_NAMES = ("unplaced", "land", "boat", "sea", "saved", "lost")
+
+CREATURE_KINDS = ("serpent", "shark", "whale")
+OFF = -1
+"""Position of a boat in the supply, or of a creature not on the board."""
+
+SEAT_LETTERS = "ABCDEF"
+
+
+class State:
+    """The whole game at one moment, hidden facts included (the referee's knowledge)."""
+
+    __slots__ = (
+        "rules",
+        "players",
+        "mode",
+        "seed",
+        "draws",
+        "phase",
+        "actor",
+        "turn",
+        "turns_taken",
+        "points",
+        "swam",
+        "ctx",
+        "roll",
+        "terrain",
+        "layout",
+        "p_owner",
+        "p_value",
+        "p_kind",
+        "p_at",
+        "b_pos",
+        "b_people",
+        "c_kind",
+        "c_pos",
+        "c_gone",
+        "hands",
+        "known",
+        "unknown_red",
+        "sunk",
+        "volcano_turn",
+        "result",
+        "seat_people",
+        # indexes, rebuilt from the above
+        "land_people",
+        "swimmers",
+        "boat_at",
+        "n_serpent",
+        "n_shark",
+        "n_whale",
+    )
+
+    def __init__(self, rules: Rules, players: int, seed: int, mode: str) -> None:
+        self.rules = rules
+        self.players = players
+        self.mode = mode
+        self.seed = seed
+        self.draws = 0
+        self.phase = "terrain"
+        self.actor = CHANCE
+        self.turn = 0
+        self.turns_taken = [0] * players
+        self.points = 0
+        self.swam: set[int] = set()
+        self.ctx: dict[str, Any] = {}
+        self.roll: str | None = None
+        # terrain[h]: the land tile lying on hex h, or None where h is sea (or a safe island)
+        self.terrain: list[str | None] = [None] * board.SIZE
+        self.layout = 0  # land positions laid so far (setup)
+        ids = [seat * 10 + k for seat in range(players) for k in range(len(PEOPLE_VALUES))]
+        self.p_owner = {p: p // 10 for p in ids}
+        self.seat_people = [[p for p in ids if p // 10 == seat] for seat in range(players)]
+        self.p_value: dict[int, int | None] = {p: None for p in ids}
+        self.p_kind = {p: UNPLACED for p in ids}
+        self.p_at = {p: OFF for p in ids}
+        self.b_pos = [OFF] * PIECES["boat"]
+        self.b_people: list[list[int]] = [[] for _ in range(PIECES["boat"])]
+        self.c_kind = [k for k in CREATURE_KINDS for _ in range(PIECES[k])]
+        self.c_pos = [OFF] * len(self.c_kind)
+        self.c_gone = [False] * len(self.c_kind)  # removed from the game (eaten by a whirlpool...)
+        # hands[seat]: red tiles held, each [terrain, back or None while unknown to the companion]
+        self.hands: list[list[list[str | None]]] = [[] for _ in range(players)]
+        # known[terrain][back]: tiles of that terrain whose back is known to be that back
+        self.known: dict[str, dict[str, int]] = {t: {} for t in TERRAINS}
+        self.unknown_red = {t: 0 for t in TERRAINS}  # red tiles sunk whose back nobody told
+        self.sunk = {t: 0 for t in TERRAINS}
+        self.volcano_turn: int | None = None  # the seat on whose turn the game ended
+        self.result: dict[str, Any] | None = None
+        self.reindex()
+
+    # -- indexes ---------------------------------------------------------------------------
+
+    def reindex(self) -> None:
+        """Rebuild who-is-where from the pieces themselves."""
+        self.land_people: list[list[int]] = [[] for _ in range(board.SIZE)]
+        self.swimmers: list[list[int]] = [[] for _ in range(board.SIZE)]
+        for p, kind in self.p_kind.items():
+            if kind == LAND:
+                self.land_people[self.p_at[p]].append(p)
+            elif kind == SEA:
+                self.swimmers[self.p_at[p]].append(p)
+        self.boat_at = [OFF] * board.SIZE
+        for b, pos in enumerate(self.b_pos):
+            if pos != OFF:
+                self.boat_at[pos] = b
+        self.n_serpent = [0] * board.SIZE
+        self.n_shark = [0] * board.SIZE
+        self.n_whale = [0] * board.SIZE
+        for c, pos in enumerate(self.c_pos):
+            if pos != OFF:
+                self.count(c)[pos] += 1
+
+    def count(self, creature: int) -> list[int]:
+        """The per-hex count list of this creature's kind."""
+        kind = self.c_kind[creature]
+        return (
+            self.n_serpent
+            if kind == "serpent"
+            else self.n_shark
+            if kind == "shark"
+            else self.n_whale
+        )
+
+    # -- questions every rule asks ----------------------------------------------------------
+
+    def people_of(self, seat: int) -> list[int]:
+        return self.seat_people[seat]
+
+    def is_sea(self, h: int) -> bool:
+        return self.terrain[h] is None and not board.IS_SAFE[h]
+
+    def controllers(self, b: int) -> tuple[int, ...]:
+        """Who may move boat b: anyone if empty, else the seats with most people aboard (B-14)."""
+        aboard = self.b_people[b]
+        if not aboard:
+            return tuple(range(self.players))
+        counts: dict[int, int] = {}
+        for p in aboard:
+            counts[p // 10] = counts.get(p // 10, 0) + 1
+        most = max(counts.values())
+        return tuple(seat for seat, n in counts.items() if n == most)
+
+    def boats_left(self) -> list[int]:
+        """Boats in the supply."""
+        return [b for b, pos in enumerate(self.b_pos) if pos == OFF]
+
+    def creatures_in_supply(self, kind: str) -> list[int]:
+        return [
+            c
+            for c, k in enumerate(self.c_kind)
+            if k == kind and self.c_pos[c] == OFF and not self.c_gone[c]
+        ]
+
+    def on_board(self, kind: str) -> list[int]:
+        return [c for c, k in enumerate(self.c_kind) if k == kind and self.c_pos[c] != OFF]
+
+    def vacant(self, h: int) -> bool:
+        """A sea hex with no person, boat or creature (spec: 'vacant')."""
+        return (
+            self.is_sea(h)
+            and not self.swimmers[h]
+            and self.boat_at[h] == OFF
+            and not (self.n_serpent[h] or self.n_shark[h] or self.n_whale[h])
+        )
+
+    def has_people(self, seat: int) -> bool:
+        """Has this seat people on land, in boats or swimming (B-11)?"""
+        kinds = self.p_kind
+        return any(kinds[p] in (LAND, BOAT, SEA) for p in self.seat_people[seat])
+
+    # -- the stored form ---------------------------------------------------------------------
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "rules": self.rules.to_json(),
+            "players": self.players,
+            "mode": self.mode,
+            "seed": self.seed,
+            "draws": self.draws,
+            "phase": self.phase,
+            "actor": self.actor,
+            "turn": self.turn,
+            "turns_taken": list(self.turns_taken),
+            "points": self.points,
+            "swam": sorted(self.swam),
+            "ctx": self.ctx,
+            "roll": self.roll,
+            "terrain": list(self.terrain),
+            "layout": self.layout,
+            "people": [
+                [p, self.p_value[p], self.p_kind[p], self.p_at[p]] for p in sorted(self.p_owner)
+            ],
+            "boats": [
+                [pos, list(people)] for pos, people in zip(self.b_pos, self.b_people, strict=True)
+            ],
+            "creatures": [[pos, gone] for pos, gone in zip(self.c_pos, self.c_gone, strict=True)],
+            "hands": [[list(tile) for tile in hand] for hand in self.hands],
+            "known": {t: dict(sorted(v.items())) for t, v in self.known.items()},
+            "unknown_red": dict(self.unknown_red),
+            "sunk": dict(self.sunk),
+            "volcano_turn": self.volcano_turn,
+            "result": self.result,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> State:
+        s = cls(Rules.from_json(data["rules"]), data["players"], data["seed"], data["mode"])
+        s.draws = data["draws"]
+        s.phase = data["phase"]
+        s.actor = data["actor"]
+        s.turn = data["turn"]
+        s.turns_taken = list(data["turns_taken"])
+        s.points = data["points"]
+        s.swam = set(data["swam"])
+        s.ctx = _copy(data["ctx"])
+        s.roll = data["roll"]
+        s.terrain = list(data["terrain"])
+        s.layout = data["layout"]
+        s.p_owner, s.p_value, s.p_kind, s.p_at = {}, {}, {}, {}
+        s.seat_people = [[] for _ in range(s.players)]
+        for p, value, kind, at in data["people"]:
+            s.p_owner[p] = p // 10
+            s.seat_people[p // 10].append(p)
+            s.p_value[p] = value
+            s.p_kind[p] = kind
+            s.p_at[p] = at
+        s.b_pos = [pos for pos, _ in data["boats"]]
+        s.b_people = [list(people) for _, people in data["boats"]]
+        s.c_pos = [pos for pos, _ in data["creatures"]]
+        s.c_gone = [gone for _, gone in data["creatures"]]
+        s.hands = [[list(tile) for tile in hand] for hand in data["hands"]]
+        s.known = {t: dict(v) for t, v in data["known"].items()}
+        s.unknown_red = dict(data["unknown_red"])
+        s.sunk = dict(data["sunk"])
+        s.volcano_turn = data["volcano_turn"]
+        s.result = _copy(data["result"])
+        s.reindex()
+        return s
+
+    def copy(self) -> State:
+        return State.from_json(self.to_json())
+
+
+def _copy(value: Any) -> Any:
+    """A deep copy of plain JSON data (faster than copy.deepcopy for this shape)."""
+    if isinstance(value, dict):
+        return {k: _copy(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_copy(v) for v in value]
+    return value
+
+
+def person_name(p: int) -> str:
+    """``A1`` is seat 1's first person, ``B10`` seat 2's tenth."""
+    return f"{SEAT_LETTERS[p // 10]}{p % 10 + 1}"
+
+
+def creature_name(state_kinds: list[str], c: int) -> str:
+    """``shark3``: the third shark of the box."""
+    kind = state_kinds[c]
+    return f"{kind}{c - state_kinds.index(kind) + 1}"
+
+
+__all__ = [
+    "BOAT",
+    "BOATS_PER_PLAYER",
+    "CHANCE",
+    "LAND",
+    "LOST",
+    "NOBODY",
+    "OFF",
+    "SAVED",
+    "SEA",
+    "UNPLACED",
+    "Action",
+    "State",
+]

@@ -1,0 +1,128 @@
+"""Play many games at random through the engine's public face, checking every invariant.
+
+A user feature (how long do games last, does seat order matter?) and the engine's soak test:
+every decision is chosen uniformly among `legal_actions()`, table decisions are drawn by the
+engine, and `violations()` runs after every action.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from .engine import Game, Rules, notation, violations
+
+
+@dataclass
+class Tally:
+    """What a batch of games came to."""
+
+    players: int
+    games: int = 0
+    decisions: int = 0
+    turns: int = 0
+    wins: list[float] = field(default_factory=list)
+    points: list[int] = field(default_factory=list)
+    saved: list[int] = field(default_factory=list)
+    violations: list[str] = field(default_factory=list)
+    shared: int = 0
+
+    def __post_init__(self) -> None:
+        self.wins = [0.0] * self.players
+        self.points = [0] * self.players
+        self.saved = [0] * self.players
+
+
+def play_one(game: Game, rng: random.Random, check: bool) -> tuple[int, list[str]]:
+    """Play `game` to its end; return its decisions and any broken invariants (with the action)."""
+    decisions = 0
+    while not game.over:
+        if game.is_chance():
+            action = game.draw()
+        else:
+            action = rng.choice(game.legal_actions())
+            decisions += 1
+        game.apply(action)
+        if check:
+            broken = violations(game)
+            if broken:
+                return decisions, [f"after {notation(action)}: {b}" for b in broken]
+    return decisions, []
+
+
+def simulate(
+    rules: Rules,
+    players: int,
+    games: int,
+    seed: int,
+    *,
+    check: bool = True,
+    progress: Callable[[int], None] | None = None,
+) -> dict[str, Any]:
+    """Play `games` random games; the summary `companion simulate --json` prints."""
+    tally = Tally(players)
+    rng = random.Random(seed)
+    start = time.perf_counter()
+    for i in range(games):
+        game = Game.new(rules, players, seed=seed * 1_000_003 + i)
+        decisions, broken = play_one(game, rng, check)
+        tally.games += 1
+        tally.decisions += decisions
+        tally.violations.extend(f"game {i}: {b}" for b in broken)
+        if broken:
+            continue
+        state = game.state
+        tally.turns += sum(state.turns_taken)
+        result = game.result()
+        assert result is not None
+        winners = result["winners"]
+        tally.shared += len(winners) > 1
+        for seat in winners:
+            tally.wins[seat] += 1 / len(winners)
+        for place in result["ranking"]:
+            tally.points[place["seat"]] += place["points"]
+            tally.saved[place["seat"]] += place["saved"]
+        if progress:
+            progress(i + 1)
+    seconds = time.perf_counter() - start
+    n = max(tally.games, 1)
+    return {
+        "players": players,
+        "rules": rules.to_json(),
+        "seed": seed,
+        "games": tally.games,
+        "seconds": round(seconds, 3),
+        "games_per_s": round(tally.games / seconds, 1) if seconds else None,
+        "decisions_per_game": round(tally.decisions / n, 2),
+        "invariant_violations": len(tally.violations),
+        "violations": tally.violations[:20],
+        "mean_turns": round(tally.turns / n, 2),
+        "win_rate_by_seat": [round(w / n, 4) for w in tally.wins],
+        "mean_points_saved": [round(p / n, 3) for p in tally.points],
+        "mean_people_saved": [round(p / n, 3) for p in tally.saved],
+        "shared_win_rate": round(tally.shared / n, 4),
+    }
+
+
+def table(summary: dict[str, Any]) -> str:
+    """The summary as a few readable lines."""
+    lines = [
+        f"{summary['games']} games, {summary['players']} players, "
+        f"rules {','.join(summary['rules']['modules'])}, seed {summary['seed']}",
+        f"{summary['seconds']} s ({summary['games_per_s']} games/s), "
+        f"{summary['decisions_per_game']} decisions and {summary['mean_turns']} turns a game",
+        f"invariant violations: {summary['invariant_violations']}",
+        "",
+        f"{'seat':>4}  {'wins':>6}  {'points':>6}  {'saved':>5}",
+    ]
+    for seat in range(summary["players"]):
+        lines.append(
+            f"{seat + 1:>4}  {100 * summary['win_rate_by_seat'][seat]:>5.1f}%  "
+            f"{summary['mean_points_saved'][seat]:>6.2f}  {summary['mean_people_saved'][seat]:>5.2f}"
+        )
+    lines.append(f"shared victories: {100 * summary['shared_win_rate']:.1f}%")
+    lines.extend(summary["violations"])
+    return "\n".join(lines)
