@@ -7,6 +7,7 @@ boat and one boat per space; nothing but people on a safe island; pieces stand o
 from __future__ import annotations
 
 from collections import Counter
+from itertools import chain
 
 from . import board
 from .data import PEOPLE_VALUES, PIECES
@@ -27,12 +28,10 @@ def violations(game: Game | State) -> list[str]:
 
 
 def _people(s: State, out: list[str]) -> None:
-    seen: Counter[int] = Counter()
-    for h in range(board.SIZE):
-        seen.update(s.land_people[h])
-        seen.update(s.swimmers[h])
-    for people in s.b_people:
-        seen.update(people)
+    seen: Counter[int] = Counter(
+        chain(chain.from_iterable(s.land_people), chain.from_iterable(s.swimmers),
+              chain.from_iterable(s.b_people))
+    )  # fmt: skip
     for p, kind in s.p_kind.items():
         indexed = kind in (LAND, SEA, BOAT)
         if seen[p] != (1 if indexed else 0):
@@ -61,16 +60,18 @@ def _pieces(s: State, out: list[str]) -> None:
             out.append(f"{n} {kind}s; the box has {PIECES[kind]}")
     if len(s.b_pos) > PIECES["boat"]:
         out.append(f"{len(s.b_pos)} boats; the box has {PIECES['boat']}")
-    for counts, kind in ((s.n_serpent, "serpent"), (s.n_shark, "shark"), (s.n_whale, "whale")):
-        actual = Counter(pos for c, pos in enumerate(s.c_pos) if pos != OFF and s.c_kind[c] == kind)
-        for h in range(board.SIZE):
-            if counts[h] != actual[h]:
-                out.append(f"the {kind} count at {board.name(h)} is {counts[h]}, not {actual[h]}")
+    actual = {kind: [0] * board.SIZE for kind in kinds}
     for c, pos in enumerate(s.c_pos):
-        if pos != OFF and not s.is_sea(pos):
+        if pos == OFF:
+            continue
+        actual[s.c_kind[c]][pos] += 1
+        if not s.is_sea(pos):
             out.append(f"{creature_name(s.c_kind, c)} is at {board.name(pos)}, which is not sea")
-        if pos != OFF and s.c_gone[c]:
+        if s.c_gone[c]:
             out.append(f"{creature_name(s.c_kind, c)} left the game but is on the board")
+    for counts, kind in ((s.n_serpent, "serpent"), (s.n_shark, "shark"), (s.n_whale, "whale")):
+        if counts != actual.get(kind, [0] * board.SIZE):
+            out.append(f"the board's {kind} counts disagree with where the {kind}s are")
 
 
 def _boats(s: State, out: list[str]) -> None:
@@ -97,7 +98,6 @@ def _places(s: State, out: list[str]) -> None:
             out.append(f"people stand on {board.name(h)}, which holds no land tile")
         if s.swimmers[h] and not s.is_sea(h):
             out.append(f"people swim at {board.name(h)}, which is not sea")
-        if board.IS_SAFE[h] and (
-            s.swimmers[h] or s.boat_at[h] != OFF or s.n_serpent[h] or s.n_shark[h] or s.n_whale[h]
-        ):
+    for h in board.SAFE_ISLANDS:
+        if s.swimmers[h] or s.boat_at[h] != OFF or s.n_serpent[h] or s.n_shark[h] or s.n_whale[h]:
             out.append(f"something other than people is on safe island {board.name(h)}")

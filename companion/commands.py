@@ -1,0 +1,77 @@
+"""The only types that cross between the edges (phones, buttons, camera, CLI) and the Table.
+
+A `Command` asks for something: an engine action, or a table intent (``roll``, ``next``, ``undo``,
+``correct``, ``new_game``, ...) that the Table turns into an action for the current step. The
+sender gets a `Reply`; everyone listening gets `Event`s, each projected for its viewer.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+SOURCES = ("phone", "gpio", "serial", "camera", "cli", "table")
+INTENTS = (
+    "new_game",  # args: players [{name, colour}], modules, options, seed, mode, layout
+    "roll",  # the creature die, drawn by the companion
+    "draw",  # any table decision (a tile back, a terrain) drawn by the companion
+    "next",  # go on: end movement, keep no tile, stop or leave the creature
+    "undo",  # take back the current player's last move of this turn
+    "correct",  # args: seq, action — a fact mis-entered (a die face, a tile back)
+    "confirm_proposal",
+    "reject_proposal",
+)
+SPECTATOR = "spectator"
+REFEREE = "referee"
+
+
+@dataclass(frozen=True)
+class Command:
+    source: str
+    seat: int | None = None
+    """The sender's seat (0-based); None for the table itself, the referee or a spectator."""
+    request_id: str = ""
+    game: int | None = None
+    """The game asked about; None means the table's current game."""
+    action: list[Any] | None = None
+    intent: str | None = None
+    args: dict[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if self.source not in SOURCES:
+            raise ValueError(
+                f"unknown command source {self.source!r}; sources: {', '.join(SOURCES)}"
+            )
+        if (self.action is None) == (self.intent is None):
+            raise ValueError("a command carries either an action or an intent")
+        if self.intent is not None and self.intent not in INTENTS:
+            raise ValueError(f"unknown intent {self.intent!r}; intents: {', '.join(INTENTS)}")
+
+
+@dataclass(frozen=True)
+class Reply:
+    """To the sender only: accepted (with the stored action's number) or refused (with why)."""
+
+    request_id: str
+    accepted: bool
+    game: int | None = None
+    seq: int | None = None
+    events: list[dict[str, Any]] = field(default_factory=list)
+    rule: str | None = None
+    message: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class Event:
+    """Something that happened in a game, as one viewer may see it."""
+
+    game: int
+    seq: int
+    kind: str
+    data: dict[str, Any]
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)

@@ -1,0 +1,492 @@
+"""The Table: the one writer. Commands in, checked by the engine, stored, then told to everyone.
+
+Every change to any game goes through one queue consumed by one thread, in order. For each
+command the Table asks the engine; an accepted action is appended to the store (on disk) and only
+then are its events published, each subscriber receiving its own view's projection; the sender
+gets a `Reply`. Table intents (roll, next, undo, correct, ...) become engine actions here and
+nowhere else.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import threading
+import time
+from collections.abc import Callable
+from concurrent.futures import Future
+from dataclasses import dataclass, field
+from typing import Any
+
+from . import engine
+from .commands import REFEREE, SPECTATOR, Command, Event, Reply
+from .engine import Game, IllegalAction, MalformedAction, Rules, RulesError
+from .store import GameRecord, Row, Store, StoreError
+
+log = logging.getLogger(__name__)
+
+View = int | str
+"""A seat (0-based), SPECTATOR or REFEREE."""
+
+FACTS = frozenset({"terrain", "back", "roll"})
+"""Verbs that record a fact of the table: never undone, but correctable."""
+
+KINDS = ("survive",)
+MODES = ("digital", "physical")
+LAYOUTS = ("random", "table")
+
+
+def engine_view(view: View) -> engine.events.View:
+    return None if view == SPECTATOR else view
+
+
+class Refused(Exception):
+    """A command the Table will not carry out; `rule` is a spec id when a rule refuses it."""
+
+    def __init__(self, message: str, rule: str | None = None) -> None:
+        super().__init__(message)
+        self.rule = rule
+        self.message = message
+
+
+@dataclass
+class Subscriber:
+    game: int | None
+    """The game followed; None follows whichever game is current."""
+    view: View
+    deliver: Callable[[Event], None]
+    """Called on the Table's thread: it must only hand the event on (e.g. to a queue)."""
+
+
+@dataclass
+class Session:
+    """A game held in memory: its record, the engine's game and the actions in force."""
+
+    record: GameRecord
+    game: Game
+    log: list[Row] = field(default_factory=list)
+    turn_start: int = 0
+    """Index in `log` of the first action of the current turn (undo stops there)."""
+    events: int = 0
+    """Events published so far; the next event's sequence number."""
+
+    @classmethod
+    def load(cls, record: GameRecord, rows: list[Row]) -> Session:
+        session = cls(record, new_game(record))
+        for row in rows:
+            session.push(row, session.game.apply(row.action))
+        return session
+
+    def push(self, row: Row, events: list[engine.Event]) -> None:
+        self.log.append(row)
+        self.events += len(events)
+        if any(e.kind == "turn" for e in events):
+            self.turn_start = len(self.log)
+
+
+def new_game(record: GameRecord) -> Game:
+    rules = Rules.from_json(record.rules)
+    return Game.new(rules, len(record.players), record.seed, record.mode)
+
+
+class Table:
+    """One queue, one thread, every game."""
+
+    def __init__(self, store: Store, clock: Callable[[], float] = time.time) -> None:
+        self.store = store
+        self.clock = clock
+        self.sessions: dict[int, Session] = {}
+        self.current: int | None = None
+        self.subscribers: list[Subscriber] = []
+        self.status: dict[str, Any] = {"panel": "none", "camera": "none"}
+        self.heartbeat = time.monotonic()
+        """When the Table's thread last came round its loop; a watchdog reads it."""
+        self._queue: queue.Queue[tuple[Callable[[], Any], Future[Any]] | None] = queue.Queue()
+        self._thread: threading.Thread | None = None
+        unfinished = [g for g in store.games() if g.ended_at is None]
+        if unfinished:
+            self.current = unfinished[-1].id
+
+    # -- the thread -----------------------------------------------------------------------
+
+    def start(self) -> None:
+        self._thread = threading.Thread(target=self._run, name="table", daemon=True)
+        self._thread.start()
+
+    def stop(self) -> None:
+        if self._thread is not None:
+            self._queue.put(None)
+            self._thread.join(timeout=10)
+            self._thread = None
+
+    def _run(self) -> None:
+        while True:
+            self.heartbeat = time.monotonic()
+            try:
+                item = self._queue.get(timeout=1.0)
+            except queue.Empty:
+                continue
+            if item is None:
+                return
+            job, future = item
+            if not future.set_running_or_notify_cancel():
+                continue
+            try:
+                future.set_result(job())
+            except BaseException as e:  # the sender gets the error; the Table goes on
+                log.exception("table job failed")
+                future.set_exception(e)
+
+    def _on_thread(self, job: Callable[[], Any]) -> Future[Any]:
+        future: Future[Any] = Future()
+        if self._thread is None:  # not started: run in the caller's thread (tests, CLI)
+            try:
+                future.set_result(job())
+            except BaseException as e:
+                future.set_exception(e)
+        else:
+            self._queue.put((job, future))
+        return future
+
+    # -- the face -------------------------------------------------------------------------
+
+    def submit(self, command: Command) -> Future[Reply]:
+        """Queue a command; the future's result is the sender's Reply."""
+        return self._on_thread(lambda: self._handle(command))
+
+    def call(self, command: Command, timeout: float = 30.0) -> Reply:
+        result: Reply = self.submit(command).result(timeout)
+        return result
+
+    def read(self, job: Callable[[], Any], timeout: float = 30.0) -> Any:
+        """Run a read-only `job` on the Table's thread, in order with the commands."""
+        return self._on_thread(job).result(timeout)
+
+    def subscribe(self, subscriber: Subscriber) -> None:
+        self._on_thread(lambda: self.subscribers.append(subscriber)).result(30)
+
+    def unsubscribe(self, subscriber: Subscriber) -> None:
+        self._on_thread(lambda: self._remove(subscriber)).result(30)
+
+    def _remove(self, subscriber: Subscriber) -> None:
+        if subscriber in self.subscribers:
+            self.subscribers.remove(subscriber)
+
+    def snapshot(self, game: int | None, view: View) -> dict[str, Any]:
+        """A game as `view` may see it, with what the table knows around it."""
+
+        def job() -> dict[str, Any]:
+            session = self._session(game)
+            return self._snapshot(session, view)
+
+        result: dict[str, Any] = self.read(job)
+        return result
+
+    def set_status(self, part: str, status: str) -> None:
+        """A panel or camera tells how it is connected; every viewer is told."""
+
+        def job() -> None:
+            self.status[part] = status
+            for sub in list(self.subscribers):
+                game = sub.game if sub.game is not None else self.current
+                seq = self.sessions[game].events if game in self.sessions else 0
+                sub.deliver(Event(game or 0, seq, "status", dict(self.status)))
+
+        self._on_thread(job)
+
+    # -- inside the thread ----------------------------------------------------------------
+
+    def _session(self, game: int | None) -> Session:
+        game_id = self.current if game is None else game
+        if game_id is None:
+            raise Refused("no game has been started at this table yet")
+        session = self.sessions.get(game_id)
+        if session is None:
+            try:
+                record = self.store.game(game_id)
+            except StoreError as e:
+                raise Refused(str(e)) from None
+            session = Session.load(record, self.store.log(game_id))
+            self.sessions[game_id] = session
+        return session
+
+    def _snapshot(self, session: Session, view: View) -> dict[str, Any]:
+        record = session.record
+        return {
+            "game": record.id,
+            "kind": record.kind,
+            "players": record.players,
+            "settings": record.settings,
+            "seq": session.events,
+            "actions": len(session.log),
+            "can_undo": self._undoable(session) is not None,
+            "status": dict(self.status),
+            "state": session.game.view(engine_view(view)),
+        }
+
+    def _handle(self, command: Command) -> Reply:
+        try:
+            if command.intent == "new_game":
+                return self._new_game(command)
+            session = self._session(command.game)
+            if command.intent is None:
+                assert command.action is not None
+                return self._act(session, command, command.action)
+            return INTENTS[command.intent](self, session, command)
+        except Refused as e:
+            return Reply(command.request_id, False, command.game, rule=e.rule, message=e.message)
+
+    def _act(self, session: Session, command: Command, action: Any) -> Reply:
+        """Check an action with the engine, store it, publish it, and draw what follows."""
+        game = session.game
+        actor = game.actor
+        if command.seat is not None and actor is not None and command.seat != actor:
+            raise Refused(f"it is seat {actor + 1}'s decision, not seat {command.seat + 1}'s")
+        try:
+            events = game.apply(action)
+        except IllegalAction as e:
+            raise Refused(e.message, e.rule) from None
+        except MalformedAction as e:
+            raise Refused(str(e)) from None
+        seq = self._store(session, list(engine.actions.check(action)), command.source, command.seat)
+        mine = self._publish(session, events, command.seat)
+        self._follow(session)
+        return Reply(command.request_id, True, session.record.id, seq, mine)
+
+    def _store(self, session: Session, action: list[Any], source: str, seat: int | None) -> int:
+        """Append to the store; if that fails, the game is rebuilt from what the store holds."""
+        at = self.clock()
+        game_id = session.record.id
+        try:
+            seq = self.store.append(game_id, action, source, seat, at)
+        except Exception:
+            self.sessions.pop(game_id, None)
+            log.exception("could not store an action of game %s", game_id)
+            raise Refused(
+                "the action could not be saved, so it did not happen; try again"
+            ) from None
+        session.log.append(Row(seq, seq, action, source, seat, at, "ok", None))
+        if session.game.over:
+            result = session.game.result()
+            assert result is not None
+            self.store.finish(game_id, result, at)
+        return seq
+
+    def _publish(
+        self, session: Session, events: list[engine.Event], sender: int | None
+    ) -> list[dict[str, Any]]:
+        """Tell every subscriber its projection; return the sender's."""
+        game_id = session.record.id
+        if any(e.kind == "turn" for e in events):
+            session.turn_start = len(session.log)
+        first = session.events
+        session.events += len(events)
+        for sub in list(self.subscribers):
+            following = sub.game if sub.game is not None else self.current
+            if following != game_id:
+                continue
+            view = engine_view(sub.view)
+            for i, event in enumerate(events):
+                sub.deliver(Event(game_id, first + i, event.kind, event.project(view)))
+        view = engine_view(sender if sender is not None else REFEREE)
+        return [e.project(view) for e in events]
+
+    def _follow(self, session: Session) -> None:
+        """Draw the table decisions the companion makes itself (a dealt tile, a random island)."""
+        game = session.game
+        while game.is_chance() and self._draws_itself(session):
+            action = game.draw()
+            events = game.apply(action)
+            self._store(session, list(action), "table", None)
+            self._publish(session, events, None)
+
+    def _draws_itself(self, session: Session) -> bool:
+        phase = session.game.phase
+        if phase == "terrain":
+            return bool(session.record.settings.get("layout") == "random")
+        return phase == "back" and session.record.mode == "digital"
+
+    def _broadcast(
+        self, session: Session, kind: str, data: Callable[[View], dict[str, Any]]
+    ) -> None:
+        """A table event whose data depends on the viewer (e.g. a fresh snapshot)."""
+        game_id = session.record.id
+        seq = session.events
+        session.events += 1
+        for sub in list(self.subscribers):
+            following = sub.game if sub.game is not None else self.current
+            if following == game_id:
+                sub.deliver(Event(game_id, seq, kind, data(sub.view)))
+
+    # -- intents --------------------------------------------------------------------------
+
+    def _new_game(self, command: Command) -> Reply:
+        args = command.args
+        kind = args.get("kind", "survive")
+        if kind not in KINDS:
+            raise Refused(
+                f"games of kind {kind!r} cannot be played here yet; kinds: {', '.join(KINDS)}"
+            )
+        players = args.get("players")
+        if not isinstance(players, list) or not all(isinstance(p, dict) for p in players):
+            raise Refused('players must be a list like [{"name": "Ana", "colour": "red"}, ...]')
+        mode = args.get("mode", "digital")
+        layout = args.get("layout", "random")
+        seed = args.get("seed", int(self.clock() * 1000) % 2**31)
+        if mode not in MODES:
+            raise Refused(f"mode must be one of {', '.join(MODES)}, not {mode!r}")
+        if layout not in LAYOUTS:
+            raise Refused(f"layout must be one of {', '.join(LAYOUTS)}, not {layout!r}")
+        if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
+            raise Refused(f"seed must be a whole number ≥ 0, not {seed!r}")
+        try:
+            rules = Rules(tuple(args.get("modules", ("base",))), dict(args.get("options", {})))
+            Game.new(rules, len(players), seed, mode)
+        except (RulesError, TypeError, ValueError) as e:
+            raise Refused(str(e), "B-4" if "players" in str(e) else None) from None
+        seats = [
+            {"seat": i, "name": str(p.get("name") or f"Player {i + 1}"), "colour": p.get("colour")}
+            for i, p in enumerate(players)
+        ]
+        game_id = self.store.create_game(
+            kind, rules.to_json(), seats, seed, mode, {"layout": layout}, self.clock()
+        )
+        self.current = game_id
+        session = Session.load(self.store.game(game_id), [])
+        self.sessions[game_id] = session
+        self._broadcast(session, "new_game", lambda view: self._snapshot(session, view))
+        self._follow(session)
+        return Reply(command.request_id, True, game_id, message=f"game {game_id} started")
+
+    def _roll(self, session: Session, command: Command) -> Reply:
+        if session.game.phase != "roll":
+            raise Refused("the creature die is rolled in step 4, after a tile is removed", "B-10")
+        return self._act(session, command, session.game.draw())
+
+    def _draw(self, session: Session, command: Command) -> Reply:
+        if not session.game.is_chance():
+            raise Refused("nothing is waiting for the table to decide")
+        return self._act(session, command, session.game.draw())
+
+    def _next(self, session: Session, command: Command) -> Reply:
+        if ("done",) not in session.game.legal_actions():
+            raise Refused("there is nothing to skip now: this step needs a choice")
+        return self._act(session, command, ["done"])
+
+    def _undoable(self, session: Session) -> Row | None:
+        """The last action in force, if it is the current player's own move of this turn."""
+        if len(session.log) <= session.turn_start:
+            return None
+        row = session.log[-1]
+        if row.action[0] in FACTS or row.source == "table" or session.game.over:
+            return None
+        if row.seat is not None and row.seat != session.game.state.turn:
+            return None
+        return row
+
+    def _undo(self, session: Session, command: Command) -> Reply:
+        row = self._undoable(session)
+        if row is None:
+            raise Refused(
+                "only the current player's own moves of this turn can be undone; a die or a "
+                "tile's back is a fact of the table: correct it instead"
+            )
+        if command.seat is not None and command.seat != session.game.state.turn:
+            raise Refused(f"only seat {session.game.state.turn + 1} may undo their own move")
+        self.store.mark(session.record.id, [row.seq], "undone", f"undone by {command.source}")
+        self._reload(session.record.id)
+        session = self.sessions[session.record.id]
+        notation = engine.notation(tuple(row.action))
+        self._broadcast(
+            session, "undone", lambda view: {"action": notation, **self._snapshot(session, view)}
+        )
+        return Reply(
+            command.request_id, True, session.record.id, row.seq, message=f"undone: {notation}"
+        )
+
+    def _correct(self, session: Session, command: Command) -> Reply:
+        seq, action = command.args.get("seq"), command.args.get("action")
+        index = next((i for i, r in enumerate(session.log) if r.seq == seq), None)
+        if index is None:
+            raise Refused(f"there is no action {seq} in force in this game")
+        old = session.log[index]
+        if old.action[0] not in FACTS:
+            raise Refused(
+                f"action {seq} ({engine.notation(tuple(old.action))}) is a player's move, not a "
+                "fact of the table: undo it instead"
+            )
+        try:
+            new = list(engine.actions.check(action))
+        except MalformedAction as e:
+            raise Refused(str(e)) from None
+        if new[0] != old.action[0]:
+            raise Refused(f"a {old.action[0]} can only be corrected by another {old.action[0]}")
+        game = new_game(session.record)
+        for row in session.log[:index]:
+            game.apply(row.action)
+        try:
+            game.apply(new)
+        except IllegalAction as e:
+            raise Refused(f"the correction is not possible there: {e.message}", e.rule) from None
+        dropped: list[Row] = []
+        for row in session.log[index + 1 :]:
+            try:
+                game.apply(row.action)
+            except IllegalAction:
+                dropped.append(row)
+        by = (
+            command.source
+            if command.seat is None
+            else f"seat {command.seat + 1} ({command.source})"
+        )
+        new_seq = self.store.correct(
+            session.record.id, old.seq, new, command.source, command.seat, self.clock(), by,
+            [r.seq for r in dropped],
+        )  # fmt: skip
+        if game.over:
+            result = game.result()
+            assert result is not None
+            self.store.finish(session.record.id, result, self.clock())
+        elif session.record.ended_at is not None:
+            self.store.reopen(session.record.id)
+        self._reload(session.record.id)
+        session = self.sessions[session.record.id]
+        change = {
+            "seq": old.seq,
+            "was": engine.notation(tuple(old.action)),
+            "now": engine.notation(tuple(new)),
+            "by": by,
+            "dropped": [
+                {"seq": r.seq, "action": engine.notation(tuple(r.action))} for r in dropped
+            ],
+        }
+        self._broadcast(
+            session, "corrected", lambda view: {**change, **self._snapshot(session, view)}
+        )
+        self._follow(session)
+        return Reply(
+            command.request_id, True, session.record.id, new_seq,
+            message=f"{change['was']} corrected to {change['now']}; {len(dropped)} action(s) dropped",
+        )  # fmt: skip
+
+    def _reload(self, game_id: int) -> None:
+        """Rebuild a game from the store (after an undo or a correction)."""
+        events = self.sessions[game_id].events if game_id in self.sessions else 0
+        self.sessions.pop(game_id, None)
+        session = self._session(game_id)
+        session.record = self.store.game(game_id)
+        session.events = max(session.events, events)
+
+    def _proposal(self, session: Session, command: Command) -> Reply:
+        raise Refused("there is no camera proposal waiting")
+
+
+INTENTS: dict[str, Callable[[Table, Session, Command], Reply]] = {
+    "roll": Table._roll,
+    "draw": Table._draw,
+    "next": Table._next,
+    "undo": Table._undo,
+    "correct": Table._correct,
+    "confirm_proposal": Table._proposal,
+    "reject_proposal": Table._proposal,
+}
