@@ -69,7 +69,12 @@ def check(action: Any) -> Action:
     """The action as a tuple, or MalformedAction saying what is wrong with it."""
     if isinstance(action, list):
         action = tuple(action)
-    if not isinstance(action, tuple) or not action or action[0] not in SHAPES:
+    if (
+        not isinstance(action, tuple)
+        or not action
+        or not isinstance(action[0], str)  # an unhashable verb cannot be looked up
+        or action[0] not in SHAPES
+    ):
         raise MalformedAction(f"{action!r} is not an action; verbs: {', '.join(SHAPES)}")
     shape = SHAPES[action[0]]
     if len(action) != len(shape) + 1:

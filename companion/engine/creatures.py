@@ -106,8 +106,10 @@ def attack(s: State, c: int, h: int, mover: int, ev: list[Event], *, then: str) 
     tile = REPELLENT[kind]
     n = s.players
     seats = attacked_seats(s, kind, h) - {mover}
+    # Everyone attacked who, for all the table knows, may hold the repellent is asked — also one
+    # the companion knows holds none — so that being asked tells the other players nothing.
     queue = sorted(
-        (seat for seat in seats if hand.find(s, seat, tile) is not None),
+        (seat for seat in seats if hand.may_seem_to_hold(s, seat, tile)),
         key=lambda seat: (seat - mover) % n,
     )
     s.ctx = {"creature": c, "hex": h, "queue": queue, "then": then}
@@ -135,6 +137,9 @@ def go_on(s: State, then: str, ev: list[Event]) -> None:
 
 
 def legal_defence(s: State) -> list[Action]:
+    tile = REPELLENT[s.c_kind[s.ctx["creature"]]]
+    if hand.find(s, s.actor, tile) is None:
+        return [("done",)]
     return [("repel",), ("done",)]
 
 

@@ -168,16 +168,12 @@ class Game:
         it breaks. Either way the game is left exactly as it was.
         """
         s = self.state
-        if isinstance(action, list):
-            action = tuple(action)
+        # Well-formed first: 58.0 or True equals a legal 58 or 1 but is no hex or person.
+        action = actions.check(action)
         if self._legal_set is None:
             self._legal_set = set(self.legal_actions())
-        try:
-            legal = action in self._legal_set
-        except TypeError:  # unhashable: not an action at all
-            legal = False
-        if not legal:
-            raise self._refusal(actions.check(action))
+        if action not in self._legal_set:
+            raise self._refusal(action)
         ev: list[Event] = []
         if s.actor == CHANCE:
             s.draws += 1
@@ -194,7 +190,11 @@ class Game:
                 s.phase, s.actor = "tile", s.turn
                 ev.append(Event("turn", {"seat": s.turn}))
                 continue
-            if s.phase in PHASES and self.legal_actions() == [DONE]:
+            # A seat holding red tiles is asked at step 1 even when none can be played: passing
+            # it by would tell every viewer which tiles it holds (spec §9, B-7).
+            # Likewise a defender with no repellent still answers (see creatures.attack).
+            held = (s.phase == "tile" and bool(s.hands[s.turn])) or s.phase == "defence"
+            if s.phase in PHASES and not held and self.legal_actions() == [DONE]:
                 PHASES[s.phase][1](s, DONE, ev)
                 continue
             return

@@ -36,6 +36,21 @@ def find(s: State, seat: int, back: str) -> int | None:
     return best
 
 
+def may_seem_to_hold(s: State, seat: int, back: str) -> bool:
+    """Could seat hold `back`, as far as everyone at the table knows?
+
+    Only public facts count: each held tile's terrain, and the backs revealed or played. What
+    a player told the companion privately does not, so asking this reveals nothing (spec §9).
+    """
+    told: dict[str, int] = {}
+    for hand in s.hands:
+        for t, k in hand:
+            if k == back:
+                assert t is not None
+                told[t] = told.get(t, 0) + 1
+    return any(t is not None and left(s, t, back) + told.get(t, 0) > 0 for t, _ in s.hands[seat])
+
+
 def take(s: State, seat: int, i: int, back: str) -> None:
     """Tile i leaves seat's hand as `back` (played, so now public)."""
     t, k = s.hands[seat].pop(i)

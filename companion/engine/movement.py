@@ -126,7 +126,7 @@ def explain(s: State, action: Action) -> IllegalAction:
         if seat not in s.controllers(x):
             return IllegalAction("B-14", f"seat {seat + 1} does not control boat b{x + 1}")
         to = action[2]
-        if to not in board.WATER_NEIGHBOURS[s.b_pos[x]]:
+        if to not in board.NEIGHBOURS[s.b_pos[x]]:  # an adjacent safe island: refused below
             return IllegalAction("B-13", "a boat moves one space per point")
         if not s.is_sea(to):
             return IllegalAction(

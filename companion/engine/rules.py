@@ -86,6 +86,8 @@ class Rules:
     options: dict[str, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
+        if not self.modules:
+            object.__setattr__(self, "modules", ("base",))
         for module in self.modules:
             if module not in MODULES:
                 known = ", ".join(MODULES)

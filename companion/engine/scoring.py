@@ -84,7 +84,7 @@ def ranking(s: State) -> dict[str, Any]:
         ]
     groups = [seats]
     why: list[dict[str, Any]] = []
-    for i, (rule, name, key, high) in enumerate(chain):
+    for rule, name, key, high in chain:
         split: list[list[int]] = []
         for group in groups:
             if len(group) == 1:
@@ -92,8 +92,7 @@ def ranking(s: State) -> dict[str, Any]:
                 continue
             values = sorted({key(seat) for seat in group}, reverse=high)
             parts = [[seat for seat in group if key(seat) == v] for v in values]
-            if i > 0:
-                why.append(_reason(rule, name, group, key, high, len(parts) > 1))
+            why.append(_reason(rule, name, group, key, high, len(parts) > 1))
             split.extend(parts)
         groups = split
     for group in groups:
@@ -138,9 +137,8 @@ def _reason(
 ) -> dict[str, Any]:
     numbers = {str(seat): key(seat) for seat in group}
     best = "most" if high else "fewest"
-    text = f"seats {_seats(group)} tie; {best} {name}: " + ", ".join(
-        f"seat {seat + 1} {key(seat)}" for seat in group
-    )
+    lead = f"seats {_seats(group)}" if rule == "B-31" else f"seats {_seats(group)} tie;"
+    text = f"{lead} {best} {name}: " + ", ".join(f"seat {seat + 1} {key(seat)}" for seat in group)
     if not decided:
         text += " (still tied)"
     return {

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from . import board
+from . import board, pieces
 from .data import BOATS_PER_PLAYER, PEOPLE_VALUES, TERRAIN_COUNT, TERRAINS
 from .errors import IllegalAction
 from .events import Event
@@ -31,6 +31,10 @@ def apply_terrain(s: State, action: Action, ev: list[Event]) -> None:
     s.layout += 1
     ev.append(Event("laid", {"hex": board.name(h), "terrain": action[1]}))
     if s.layout == len(board.LAND):
+        # B-3: with the island laid, a serpent goes on each serpent space (the lagoon's, B-2)
+        serpents = [c for c, kind in enumerate(s.c_kind) if kind == "serpent"]
+        for c, space in zip(serpents, board.SERPENT_START, strict=True):
+            pieces.put_creature(s, c, space)
         s.phase, s.actor = "place", 0
 
 

@@ -189,7 +189,7 @@ def _boat_arrives(s: State, b: int, h: int, ev: list[Event]) -> None:
                 )
             )
     else:
-        s.ctx = {"hex": h, "boat": b, "picked": []}
+        s.ctx = {"hex": h, "boat": b}
         s.phase, s.actor = "pick", s.turn
 
 

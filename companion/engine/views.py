@@ -17,7 +17,6 @@ PUBLIC_CTX = (
     "hex",
     "terrain",
     "boat",
-    "picked",
     "back",
     "steps",
     "person",
@@ -29,7 +28,7 @@ PUBLIC_CTX = (
 
 def view(s: State, viewer: View) -> dict[str, Any]:
     referee = viewer == REFEREE
-    over = s.phase == "over"
+    over = s.phase in ("over", "reveal")  # at the end every value is shown (or told)
     own_values = s.rules.option("own_values_visible") == "yes"
 
     def sees_value(p: int) -> bool:
@@ -117,7 +116,5 @@ def _pending(s: State) -> dict[str, Any]:
             value = f"b{value + 1}"
         elif key == "creature" and value is not None:
             value = creature_name(s.c_kind, value)
-        elif key == "picked":
-            value = [person_name(p) for p in value]
         out[key] = value
     return out
