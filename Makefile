@@ -12,8 +12,9 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 # Extra flags for `python -m venv`; on a Pi use --system-site-packages (apt's lgpio, OpenCV).
 VENV_FLAGS ?=
-# Debian packages the checks need (later: chromium, systemd, ...). Installed only as root.
-APT_PACKAGES :=
+# Debian packages the checks need (systemd: systemd-analyze verifies the unit that
+# `companion install-service` writes; later: chromium, ...). Installed only as root.
+APT_PACKAGES := systemd
 # Extra arguments for pytest, e.g. `make pytest PYTEST_ARGS='-k serpent'`.
 PYTEST_ARGS ?=
 # Folders that ruff checks.

@@ -10,14 +10,29 @@ from __future__ import annotations
 import datetime
 import os
 import platform
+import queue
 import random
+import re
+import shutil
+import signal
+import socket
 import subprocess
+import sys
+import tempfile
+import threading
 import time
+import urllib.error
+import urllib.request
 from collections.abc import Callable
 from importlib import metadata
+from pathlib import Path
 from typing import Any
 
+from .commands import REFEREE, Command, Event
+from .config import state_directory
 from .engine import Game, Rules
+from .store import Store
+from .table import Subscriber, Table
 
 SECTIONS = ("engine", "table", "web", "panel", "vision")
 
@@ -110,7 +125,219 @@ def engine(seconds: float = 4.0) -> dict[str, float]:
     }
 
 
+def store_path() -> Path:
+    """Where the `table` section keeps its store: beside the real one, on the same filesystem.
+
+    The state directory when it exists (the companion's own, on the Pi the SD card), else the
+    current directory; a folder of its own, removed afterwards.
+    """
+    base = state_directory()
+    if not (base.is_dir() and os.access(base, os.W_OK)):
+        base = Path.cwd()
+    return base / f"companion-bench-{os.getpid()}" / "games.db"
+
+
+def filesystem(path: Path) -> str:
+    """The filesystem type holding `path`, from /proc/mounts (the deepest, latest mount wins)."""
+    path = path.resolve()
+    best, kind = "", "unknown"
+    try:
+        with open("/proc/mounts", encoding="utf-8") as f:
+            for line in f:
+                fields = line.split()
+                if len(fields) < 3:
+                    continue
+                # /proc/mounts writes a space in a mount point as \040 (octal escapes).
+                point = re.sub(r"\\([0-7]{3})", lambda m: chr(int(m[1], 8)), fields[1])
+                inside = path == Path(point) or Path(point) in path.parents
+                if inside and len(point) >= len(best):  # a later mount hides an earlier one
+                    best, kind = point, fields[2]
+    except OSError:
+        pass
+    return kind
+
+
+def _p(samples: list[float], q: float) -> float:
+    samples = sorted(samples)
+    return round(1000 * samples[min(len(samples) - 1, int(q * len(samples)))], 3)
+
+
+def table(commands: int = 2000, fsyncs: int = 300) -> dict[str, float]:
+    """A started Table on a real store on disk, driven as a physical table drives it.
+
+    ``table.command_p99_ms``: one game action, from `submit` until the sender has its Reply and
+    a subscriber's queue holds every event it caused (the action checked, appended with
+    ``synchronous=FULL``, published); random legal actions of 4-player physical games, the
+    table's facts (die, tile backs) told as a panel tells them; ``commands`` samples, game
+    starts not counted. ``store.fsync_p99_ms``: ``os.fsync`` after a 64-byte append to a file
+    beside that store, ``fsyncs`` samples.
+    """
+    path = store_path()
+    path.parent.mkdir(parents=True)
+    try:
+        return {**_commands(path, commands), **_fsyncs(path.parent / "fsync-probe", fsyncs)}
+    finally:
+        shutil.rmtree(path.parent, ignore_errors=True)
+
+
+def _commands(path: Path, commands: int) -> dict[str, float]:
+    store = Store(path)
+    tbl = Table(store)
+    tbl.start()
+    delivered: queue.Queue[Event] = queue.Queue()
+    tbl.subscribe(Subscriber(None, REFEREE, delivered.put))
+    rng = random.Random(1)
+    samples: list[float] = []
+    seed = 0
+    try:
+        while len(samples) < commands:
+            seed += 1
+            args = {"players": [{}] * 4, "seed": seed, "mode": "physical", "layout": "table"}
+            started = tbl.call(Command("cli", intent="new_game", args=args))
+            while not delivered.empty():
+                delivered.get()
+            # The real table: the bench plays it, telling the Table each step as it happens.
+            game = Game.new(Rules(), 4, seed, "physical")
+            while not game.over and len(samples) < commands:
+                action = game.draw() if game.is_chance() else rng.choice(game.legal_actions())
+                command = Command("serial", game.actor, "", started.game, action=list(action))
+                t0 = time.perf_counter()
+                reply = tbl.submit(command).result(10)
+                for _ in reply.events:
+                    delivered.get(timeout=10)
+                samples.append(time.perf_counter() - t0)
+                if not reply.accepted:
+                    raise RuntimeError(f"the Table refused {action}: {reply.message}")
+                game.apply(action)
+    finally:
+        tbl.stop()
+        store.close()
+    return {"table.command_p50_ms": _p(samples, 0.5), "table.command_p99_ms": _p(samples, 0.99)}
+
+
+def _fsyncs(probe: Path, count: int) -> dict[str, float]:
+    samples: list[float] = []
+    fd = os.open(probe, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+    try:
+        for _ in range(count):
+            os.write(fd, b"x" * 63 + b"\n")
+            t0 = time.perf_counter()
+            os.fsync(fd)
+            samples.append(time.perf_counter() - t0)
+    finally:
+        os.close(fd)
+    return {"store.fsync_p99_ms": _p(samples, 0.99)}
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+def _rss_mb(pid: int) -> float:
+    with open(f"/proc/{pid}/status", encoding="utf-8") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    raise RuntimeError(f"no VmRSS for process {pid}")
+
+
+def daemon(idle: float = 1.0, timeout: float = 30.0) -> dict[str, float]:
+    """`companion serve` started as systemd starts it, timed from the fork.
+
+    ``daemon.ready_s``: until READY=1 reaches a notify socket (``$NOTIFY_SOCKET``);
+    ``daemon.first_response_s``: until the first HTTP 200 from /api/games (polled from the
+    start, so it does not wait for READY); ``daemon.rss_mb``: the process's VmRSS after
+    `idle` seconds of rest following that first response.
+    """
+    executable = Path(sys.executable).parent / "companion"
+    command = [str(executable)] if executable.is_file() else [sys.executable, "-m", "companion.cli"]
+    with tempfile.TemporaryDirectory(prefix="companion-bench-") as folder:
+        port = _free_port()
+        config = Path(folder) / "companion.toml"
+        config.write_text(
+            f'[store]\npath = "{folder}/games.db"\n[web]\nhost = "127.0.0.1"\nport = {port}\n',
+            encoding="utf-8",
+        )
+        env = {k: v for k, v in os.environ.items() if not k.startswith(("NOTIFY_", "WATCHDOG_"))}
+        env.pop("COMPANION_CONFIG", None)
+        ready: list[float] = []
+        with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as sock:
+            sock.bind(f"{folder}/notify")
+            sock.settimeout(timeout)
+            env.update(NOTIFY_SOCKET=f"{folder}/notify", STATE_DIRECTORY=folder)
+
+            def listen() -> None:
+                try:
+                    while b"READY=1" not in sock.recv(4096):
+                        pass
+                except OSError:
+                    return
+                ready.append(time.perf_counter())
+
+            listener = threading.Thread(target=listen, daemon=True)
+            listener.start()
+            start = time.perf_counter()
+            proc = subprocess.Popen(
+                [*command, "serve", "--config", str(config)],
+                env=env,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+            )
+            try:
+                first = _first_200(f"http://127.0.0.1:{port}/api/games", proc, start + timeout)
+                listener.join(timeout)
+                if not ready:
+                    raise RuntimeError("the daemon answered HTTP but never sent READY=1")
+                time.sleep(idle)  # let start-up garbage settle: the figure is the idle size
+                rss = _rss_mb(proc.pid)
+            finally:
+                proc.send_signal(signal.SIGTERM)
+                try:
+                    proc.wait(10)
+                except subprocess.TimeoutExpired:
+                    proc.kill()
+                    proc.wait()
+    return {
+        "daemon.ready_s": round(ready[0] - start, 3),
+        "daemon.first_response_s": round(first - start, 3),
+        "daemon.rss_mb": round(rss, 1),
+    }
+
+
+def _first_200(url: str, proc: subprocess.Popen[bytes], deadline: float) -> float:
+    while time.perf_counter() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"companion serve exited with status {proc.returncode}")
+        try:
+            with urllib.request.urlopen(url, timeout=5) as r:
+                if r.status == 200:
+                    return time.perf_counter()
+        except (urllib.error.URLError, OSError):
+            pass
+        time.sleep(0.005)
+    raise RuntimeError(f"no HTTP 200 from {url} in time")
+
+
 RUNNERS: dict[str, Callable[[], dict[str, float]]] = {"engine": engine}
+
+
+def _chain(*runners: Callable[[], dict[str, float]]) -> Callable[[], dict[str, float]]:
+    def run_all() -> dict[str, float]:
+        figures: dict[str, float] = {}
+        for runner in runners:
+            figures.update(runner())
+        return figures
+
+    return run_all
+
+
+# The `table` section gathers several measuring functions: the Table's own (`table`:
+# table.command_*, store.fsync_p99_ms) and the daemon's (`daemon`: daemon.ready_s,
+# daemon.first_response_s, daemon.rss_mb). A new one joins the chain rather than replacing it.
+RUNNERS["table"] = _chain(table, daemon)
 
 
 def run(sections: list[str]) -> dict[str, Any]:
@@ -121,5 +348,8 @@ def run(sections: list[str]) -> dict[str, Any]:
         if runner is None:
             info["skipped"][section] = "not built yet in this version"
             continue
+        if section == "table":  # the figures depend on the disk: say which one
+            info["store_path"] = str(store_path())
+            info["store_fs"] = filesystem(store_path().parent.parent)
         figures.update(runner())
     return {"meta": info, "figures": figures}

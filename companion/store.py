@@ -46,13 +46,16 @@ MIGRATIONS: list[str] = [
         at REAL NOT NULL,
         status TEXT NOT NULL DEFAULT 'ok',   -- ok | undone | corrected | superseded
         note TEXT,                    -- who corrected it, or why it was superseded
+        request_id TEXT,              -- the sender's, so that a retried command is not done twice
         PRIMARY KEY (game_id, seq)
     );
     CREATE INDEX actions_by_ord ON actions (game_id, ord, seq);
+    CREATE INDEX actions_by_request ON actions (game_id, request_id);
     """,
 ]
 
 STATUSES = ("ok", "undone", "corrected", "superseded")
+GAME_COLUMNS = "id, kind, rules, players, seed, mode, settings, started_at, ended_at, outcome"
 
 
 @dataclass(frozen=True)
@@ -96,6 +99,11 @@ class Store:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         try:
             self.db = self._open()
+        except sqlite3.OperationalError as e:  # locked, no permission, I/O: not a damaged file
+            raise StoreError(
+                f"the game database {self.path} cannot be opened ({e}); is another companion "
+                "running, or are its permissions wrong?"
+            ) from None
         except sqlite3.DatabaseError as e:
             aside = self._move_aside()
             self.recovered = (
@@ -115,7 +123,7 @@ class Store:
             if check != "ok":
                 raise sqlite3.DatabaseError(f"quick_check says: {check}")
             self._migrate(db)
-        except sqlite3.DatabaseError:
+        except BaseException:
             db.close()
             raise
         return db
@@ -176,7 +184,15 @@ class Store:
             cur = db.execute(
                 "INSERT INTO games (kind, rules, players, seed, mode, settings, started_at) "
                 "VALUES (?,?,?,?,?,?,?)",
-                (kind, json.dumps(rules), json.dumps(players), seed, mode, json.dumps(settings), at),
+                (
+                    kind,
+                    json.dumps(rules),
+                    json.dumps(players),
+                    seed,
+                    mode,
+                    json.dumps(settings),
+                    at,
+                ),
             )
         assert cur.lastrowid is not None
         return cur.lastrowid
@@ -194,18 +210,30 @@ class Store:
             db.execute("UPDATE games SET outcome = NULL, ended_at = NULL WHERE id = ?", (game_id,))
 
     def game(self, game_id: int) -> GameRecord:
-        row = self.db.execute("SELECT * FROM games WHERE id = ?", (game_id,)).fetchone()
+        if not 0 <= game_id < 2**63:
+            raise StoreError(f"there is no game {game_id}")
+        row = self.db.execute(
+            f"SELECT {GAME_COLUMNS} FROM games WHERE id = ?", (game_id,)
+        ).fetchone()
         if row is None:
             raise StoreError(f"there is no game {game_id}")
         return _record(row)
 
     def games(self) -> list[GameRecord]:
-        return [_record(r) for r in self.db.execute("SELECT * FROM games ORDER BY id")]
+        return [
+            _record(r) for r in self.db.execute(f"SELECT {GAME_COLUMNS} FROM games ORDER BY id")
+        ]
 
     # -- actions --------------------------------------------------------------------------
 
     def append(
-        self, game_id: int, action: list[Any], source: str, seat: int | None, at: float
+        self,
+        game_id: int,
+        action: list[Any],
+        source: str,
+        seat: int | None,
+        at: float,
+        request_id: str | None = None,
     ) -> int:
         """Store one accepted action at the end of the game's log; return its sequence number."""
         with self.transaction() as db:
@@ -214,11 +242,18 @@ class Store:
                 "SELECT COALESCE(MAX(ord), 0) + 1 FROM actions WHERE game_id = ?", (game_id,)
             ).fetchone()[0]
             db.execute(
-                "INSERT INTO actions (game_id, seq, ord, action, source, seat, at) "
-                "VALUES (?,?,?,?,?,?,?)",
-                (game_id, seq, ord_, json.dumps(action), source, seat, at),
+                "INSERT INTO actions (game_id, seq, ord, action, source, seat, at, request_id) "
+                "VALUES (?,?,?,?,?,?,?,?)",
+                (game_id, seq, ord_, json.dumps(action), source, seat, at, request_id),
             )
         return seq
+
+    def find_request(self, game_id: int, request_id: str) -> int | None:
+        """The action a request was stored as, if it was."""
+        row = self.db.execute(
+            "SELECT seq FROM actions WHERE game_id = ? AND request_id = ?", (game_id, request_id)
+        ).fetchone()
+        return None if row is None else int(row[0])
 
     def _next_seq(self, game_id: int) -> int:
         seq: int = self.db.execute(

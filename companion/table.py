@@ -98,11 +98,14 @@ class Table:
         self.sessions: dict[int, Session] = {}
         self.current: int | None = None
         self.subscribers: list[Subscriber] = []
+        self._told: dict[int, int] = {}
+        """Events told of games dropped from memory, so that a reload numbers on from there."""
         self.status: dict[str, Any] = {"panel": "none", "camera": "none"}
         self.heartbeat = time.monotonic()
         """When the Table's thread last came round its loop; a watchdog reads it."""
         self._queue: queue.Queue[tuple[Callable[[], Any], Future[Any]] | None] = queue.Queue()
         self._thread: threading.Thread | None = None
+        self._stopped = False
         unfinished = [g for g in store.games() if g.ended_at is None]
         if unfinished:
             self.current = unfinished[-1].id
@@ -110,14 +113,21 @@ class Table:
     # -- the thread -----------------------------------------------------------------------
 
     def start(self) -> None:
+        self._stopped = False
         self._thread = threading.Thread(target=self._run, name="table", daemon=True)
         self._thread.start()
 
     def stop(self) -> None:
         if self._thread is not None:
+            self._stopped = True
             self._queue.put(None)
             self._thread.join(timeout=10)
             self._thread = None
+
+    @property
+    def alive(self) -> bool:
+        """Is the Table's thread running (a stuck thread is alive: see `heartbeat`)?"""
+        return self._thread is not None and self._thread.is_alive()
 
     def _run(self) -> None:
         while True:
@@ -139,7 +149,9 @@ class Table:
 
     def _on_thread(self, job: Callable[[], Any]) -> Future[Any]:
         future: Future[Any] = Future()
-        if self._thread is None:  # not started: run in the caller's thread (tests, CLI)
+        if self._stopped:
+            future.set_exception(Refused("the table is shutting down; try again in a moment"))
+        elif self._thread is None:  # never started: run in the caller's thread (tests, CLI)
             try:
                 future.set_result(job())
             except BaseException as e:
@@ -207,6 +219,7 @@ class Table:
             except StoreError as e:
                 raise Refused(str(e)) from None
             session = Session.load(record, self.store.log(game_id))
+            session.events = max(session.events, self._told.pop(game_id, 0))
             self.sessions[game_id] = session
         return session
 
@@ -229,6 +242,11 @@ class Table:
             if command.intent == "new_game":
                 return self._new_game(command)
             session = self._session(command.game)
+            if command.request_id:
+                seq = self.store.find_request(session.record.id, command.request_id)
+                if seq is not None:  # a retry of a command already carried out
+                    return Reply(command.request_id, True, session.record.id, seq,
+                                 message=f"already done as action {seq}")  # fmt: skip
             if command.intent is None:
                 assert command.action is not None
                 return self._act(session, command, command.action)
@@ -248,19 +266,34 @@ class Table:
             raise Refused(e.message, e.rule) from None
         except MalformedAction as e:
             raise Refused(str(e)) from None
-        seq = self._store(session, list(engine.actions.check(action)), command.source, command.seat)
+        seq = self._store(
+            session, list(engine.actions.check(action)), command.source, command.seat,
+            command.request_id,
+        )  # fmt: skip
         mine = self._publish(session, events, command.seat)
-        self._follow(session)
+        try:
+            self._follow(session)
+        except Refused:
+            return Reply(command.request_id, True, session.record.id, seq, mine,
+                         message="done; the table's draw that follows could not be saved: "
+                         "send draw to try again")  # fmt: skip
         return Reply(command.request_id, True, session.record.id, seq, mine)
 
-    def _store(self, session: Session, action: list[Any], source: str, seat: int | None) -> int:
+    def _store(
+        self,
+        session: Session,
+        action: list[Any],
+        source: str,
+        seat: int | None,
+        request_id: str = "",
+    ) -> int:
         """Append to the store; if that fails, the game is rebuilt from what the store holds."""
         at = self.clock()
         game_id = session.record.id
         try:
-            seq = self.store.append(game_id, action, source, seat, at)
+            seq = self.store.append(game_id, action, source, seat, at, request_id or None)
         except Exception:
-            self.sessions.pop(game_id, None)
+            self._forget(game_id)
             log.exception("could not store an action of game %s", game_id)
             raise Refused(
                 "the action could not be saved, so it did not happen; try again"
@@ -337,7 +370,7 @@ class Table:
             raise Refused(f"mode must be one of {', '.join(MODES)}, not {mode!r}")
         if layout not in LAYOUTS:
             raise Refused(f"layout must be one of {', '.join(LAYOUTS)}, not {layout!r}")
-        if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
+        if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**63:
             raise Refused(f"seed must be a whole number ≥ 0, not {seed!r}")
         try:
             rules = Rules(tuple(args.get("modules", ("base",))), dict(args.get("options", {})))
@@ -355,8 +388,12 @@ class Table:
         session = Session.load(self.store.game(game_id), [])
         self.sessions[game_id] = session
         self._broadcast(session, "new_game", lambda view: self._snapshot(session, view))
-        self._follow(session)
-        return Reply(command.request_id, True, game_id, message=f"game {game_id} started")
+        message = f"game {game_id} started"
+        try:
+            self._follow(session)
+        except Refused:
+            message += "; the island could not be dealt yet: send draw to go on"
+        return Reply(command.request_id, True, game_id, message=message)
 
     def _roll(self, session: Session, command: Command) -> Reply:
         if session.game.phase != "roll":
@@ -469,13 +506,16 @@ class Table:
             message=f"{change['was']} corrected to {change['now']}; {len(dropped)} action(s) dropped",
         )  # fmt: skip
 
+    def _forget(self, game_id: int) -> None:
+        """Drop a game from memory; it is rebuilt from the store when next asked for."""
+        session = self.sessions.pop(game_id, None)
+        if session is not None:
+            self._told[game_id] = max(self._told.get(game_id, 0), session.events)
+
     def _reload(self, game_id: int) -> None:
         """Rebuild a game from the store (after an undo or a correction)."""
-        events = self.sessions[game_id].events if game_id in self.sessions else 0
-        self.sessions.pop(game_id, None)
-        session = self._session(game_id)
-        session.record = self.store.game(game_id)
-        session.events = max(session.events, events)
+        self._forget(game_id)
+        self._session(game_id)
 
     def _proposal(self, session: Session, command: Command) -> Reply:
         raise Refused("there is no camera proposal waiting")

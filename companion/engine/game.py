@@ -77,6 +77,7 @@ VERBS = {
 }
 
 DONE: Action = ("done",)
+_PLAIN = (str, int, type(None))
 MODES = ("digital", "physical")
 
 
@@ -168,12 +169,18 @@ class Game:
         it breaks. Either way the game is left exactly as it was.
         """
         s = self.state
-        # Well-formed first: 58.0 or True equals a legal 58 or 1 but is no hex or person.
-        action = actions.check(action)
         if self._legal_set is None:
             self._legal_set = set(self.legal_actions())
-        if action not in self._legal_set:
-            raise self._refusal(action)
+        # Legal actions hold only str, int and None; 58.0 or True would equal a legal 58 or 1
+        # without being a hex or a person, so anything else goes through the full check.
+        if not (
+            type(action) is tuple
+            and all(type(x) in _PLAIN for x in action)
+            and action in self._legal_set
+        ):
+            action = actions.check(action)
+            if action not in self._legal_set:
+                raise self._refusal(action)
         ev: list[Event] = []
         if s.actor == CHANCE:
             s.draws += 1

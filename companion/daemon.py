@@ -1,0 +1,244 @@
+"""The daemon: wires the store, the Table, the secrets and the web server, and tells systemd.
+
+Start order is the order of dependence: the store (the game log must open before anything can
+happen), the PIN and secret, the Table's thread, the web app, the listening socket — then
+``READY=1`` and the watchdog. A stop (SIGTERM from systemd, Ctrl+C) runs the same way back:
+``STOPPING=1``, the web server's threads, the Table, the store.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import errno
+import logging
+import signal
+import sys
+from pathlib import Path
+from types import FrameType
+from typing import Any, TextIO
+
+import waitress
+
+from . import notify, security, urls
+from .commands import Command
+from .config import Config
+from .store import Store, StoreError
+from .table import Table
+
+log = logging.getLogger(__name__)
+
+DEMO_PLAYERS = [{"name": "Ana", "colour": "red"}, {"name": "Ben", "colour": "blue"}]
+
+
+class StartError(Exception):
+    """The daemon cannot start; the message says why and what to do."""
+
+
+class Stopped(SystemExit):
+    """Raised by the signal handler in the main thread. A SystemExit, because waitress's
+    `run()` catches exactly that to shut its worker threads down cleanly."""
+
+
+def web_app(table: Table, config: Config) -> Any:
+    """The WSGI app served (companion.web); imported here so that only the commands that serve
+    pay for importing Flask."""
+    from .web import create_app
+
+    return create_app(table, config)
+
+
+def with_security(config: Config, sec: security.Security) -> Config:
+    """The config with the PIN and secret in force, so the web app finds them in one place."""
+    values = {section: dict(keys) for section, keys in config.values.items()}
+    values["security"].update(pin=sec.pin, secret=sec.secret)
+    return dataclasses.replace(config, values=values)
+
+
+class Daemon:
+    def __init__(
+        self,
+        config: Config,
+        host: str,
+        store_path: Path,
+        state_dir: Path,
+        *,
+        port: int | None = None,
+        demo_seed: int | None = None,
+        notes: tuple[str, ...] = (),
+        out: TextIO | None = None,
+        err: TextIO | None = None,
+    ) -> None:
+        self.config = config
+        self.host = host
+        self.port: int = config["web.port"] if port is None else port
+        self.store_path = store_path
+        self.state_dir = state_dir
+        self.demo_seed = demo_seed
+        self.notes = notes
+        self.out = out or sys.stdout
+        self.err = err or sys.stderr
+        self.store: Store | None = None
+        self.table: Table | None = None
+        self.server: Any = None
+        self.watchdog: notify.Watchdog | None = None
+        self.security: security.Security | None = None
+        self.urls: list[str] = []
+
+    # -- starting -------------------------------------------------------------------------
+
+    def start(self) -> None:
+        """Everything up to a listening socket and READY=1; StartError if something cannot."""
+        notify.notify("STATUS=opening the game log")
+        try:
+            self.store = Store(self.store_path)
+        except (StoreError, OSError) as e:
+            raise StartError(f"cannot open the game log {self.store_path}: {e}") from None
+        if self.store.recovered:
+            print(f"companion: {self.store.recovered}", file=self.err, flush=True)
+            log.warning("game log recovered: %s", self.store.recovered)
+        try:
+            self.security = security.load(
+                self.state_dir, self.config["security.pin"], self.config["security.secret"]
+            )
+        except OSError as e:
+            raise StartError(
+                f"cannot keep the table PIN in {self.state_dir}: {e.strerror}; the state "
+                "directory must be writable by the user the companion runs as"
+            ) from None
+        self.table = Table(self.store)
+        self.table.start()
+        if self.demo_seed is not None:
+            self._demo_game(self.demo_seed)
+        app = web_app(self.table, with_security(self.config, self.security))
+        try:
+            # create_server binds and listens at once; connections wait in the backlog until
+            # serve() runs the loop, so READY=1 after this line is true.
+            self.server = waitress.create_server(
+                app, host=self.host, port=self.port, threads=self.config["web.threads"]
+            )
+        except OSError as e:
+            raise StartError(self._bind_error(e)) from None
+        self.urls = urls.table_urls(self.host, self._bound_port())
+        status = f"serving on {self.urls[0]}"
+        notify.notify("READY=1", f"STATUS={status}")
+        interval = notify.watchdog_interval()
+        if interval is not None:
+            self.watchdog = notify.Watchdog(self.table, interval)
+            self.watchdog.status = status
+            self.watchdog.start()
+        self._banner()
+
+    def _bound_port(self) -> int:
+        port = getattr(self.server, "effective_port", None)
+        if port is None:  # several sockets (a host name with v4 and v6 addresses)
+            port = self.server.effective_listen[0][1]
+        return int(port)
+
+    def _bind_error(self, e: OSError) -> str:
+        where = f"{self.host}:{self.port}"
+        if e.errno == errno.EADDRINUSE:
+            return (
+                f"port {self.port} is already in use on {self.host} (is another companion "
+                "running?): stop it, or choose another port ([web] port, or --port for demo)"
+            )
+        if e.errno == errno.EACCES:
+            return f"not allowed to listen on {where}: ports below 1024 need privileges"
+        return f"cannot listen on {where}: {e.strerror or e}"
+
+    def _demo_game(self, seed: int) -> None:
+        assert self.table is not None
+        reply = self.table.call(
+            Command(
+                "cli",
+                intent="new_game",
+                args={"players": DEMO_PLAYERS, "seed": seed, "mode": "digital"},
+            )
+        )
+        if not reply.accepted:
+            log.warning("the demo game could not start: %s", reply.message)
+
+    def _banner(self) -> None:
+        assert self.security is not None and self.table is not None
+        lines = ["Atlantis companion: the table is open."]
+        lines += [f"  {url}" for url in self.urls]
+        lines.append(f"  table PIN: {self.security.pin}")
+        lines.append(f"  game log:  {self.store_path}")
+        source = self.config.source
+        lines.append(f"  config:    {source if source else 'no file, built-in defaults'}")
+        if self.table.current is not None:
+            lines.append(f"  current game: {self.table.current}")
+        lines += list(self.notes)
+        lines.append("Stop with Ctrl+C (as a service: systemctl stop companion).")
+        print("\n".join(lines), file=self.out, flush=True)
+        if self.out.isatty():
+            try:
+                import segno
+
+                segno.make(self.urls[0]).terminal(out=self.out, compact=True)
+            except Exception:  # a QR code is a convenience; never stop the start for it
+                log.debug("no QR code", exc_info=True)
+
+    # -- running and stopping -------------------------------------------------------------
+
+    def serve(self) -> None:
+        """Serve until a signal raises `Stopped` (waitress's run() catches it and returns)."""
+        self.server.run()
+
+    def stop(self) -> None:
+        """Undo whatever `start` did, in reverse order; safe to call after a failed start."""
+        notify.notify("STOPPING=1", "STATUS=stopping")
+        if self.watchdog is not None:
+            self.watchdog.stop()
+        if self.server is not None:
+            # run() already shut the worker threads down when a signal ended it; this also
+            # covers a stop before run() started.
+            self.server.task_dispatcher.shutdown(timeout=2)
+            self.server.close()
+            self.server = None
+        if self.table is not None:
+            self.table.stop()
+        if self.store is not None:
+            self.store.close()
+
+
+def run(daemon: Daemon) -> int:
+    """Start, serve until SIGTERM or SIGINT, stop cleanly. The exit status: 0 after a clean stop,
+    1 when the start failed."""
+    received: list[int] = []
+    stopping = False
+
+    def on_signal(signum: int, frame: FrameType | None) -> None:
+        nonlocal stopping
+        received.append(signum)
+        if stopping:  # a second Ctrl+C must not break the clean-up under way
+            return
+        stopping = True
+        raise Stopped(128 + signum)
+
+    previous = {s: signal.signal(s, on_signal) for s in (signal.SIGTERM, signal.SIGINT)}
+    try:
+        try:
+            daemon.start()
+            daemon.serve()
+        except StartError as e:
+            print(f"companion: {e}", file=daemon.err, flush=True)
+            notify.notify(f"STATUS=failed to start: {e}")
+            return 1
+        except Stopped:  # a signal during the start
+            pass
+        finally:
+            stopping = True
+            daemon.stop()
+    finally:
+        for s, handler in previous.items():
+            signal.signal(s, handler)
+    if received:
+        log.info("stopped by %s", signal.Signals(received[0]).name)
+        return 0
+    log.error("the web server stopped by itself")
+    return 1
+
+
+def setup_logging() -> None:
+    # Under systemd stderr is the journal, which adds its own time stamps.
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")

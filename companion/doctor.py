@@ -1,0 +1,327 @@
+"""`companion doctor`: what works on this machine, and what to do about what does not.
+
+Each check ends ``ok``, ``warn`` (missing, but nothing the configuration asks for) or ``fail``
+(broken, or missing while the configuration needs it: a GPIO panel with no pin factory, a
+camera source that cannot open, a game log that fails its integrity check). Only ``fail``
+changes the exit status, so a development PC without GPIO is healthy.
+"""
+
+from __future__ import annotations
+
+import glob
+import importlib
+import os
+import socket
+import sqlite3
+import warnings
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from .config import SEARCH, Config
+
+PICO = (0x2E8A, 0x0005)
+"""USB vendor:product of a Raspberry Pi Pico running MicroPython."""
+FRAGILE_FS = {
+    "vfat": "FAT loses data at a power cut; keep the game log on ext4",
+    "exfat": "exFAT loses data at a power cut; keep the game log on ext4",
+    "ntfs": "NTFS is not a good home for SQLite on Linux; keep the game log on ext4",
+    "tmpfs": "tmpfs is in memory: every game is lost at reboot",
+    "overlay": "an overlay file system (raspi-config's overlay?) forgets every game at reboot",
+}
+
+
+@dataclass(frozen=True)
+class Check:
+    name: str
+    status: str  # ok | warn | fail
+    text: str
+    advice: str = ""
+
+
+def board_model() -> str | None:
+    try:
+        return Path("/proc/device-tree/model").read_text(errors="replace").rstrip("\0\n")
+    except OSError:
+        return None
+
+
+# -- GPIO ---------------------------------------------------------------------------------
+
+
+def gpio(config: Config) -> Check:
+    needed = config["panel.kind"] == "gpio"
+    bad = "fail" if needed else "warn"
+    on_pi = board_model() is not None and "Raspberry Pi" in (board_model() or "")
+    install = (
+        "install it: sudo apt install python3-lgpio, in a venv made with --system-site-packages"
+    )
+    try:
+        from gpiozero import Device
+    except Exception as e:
+        return Check("gpio", bad, f"gpiozero cannot be imported: {e}", "pip install gpiozero")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            Device.ensure_pin_factory()
+            factory = Device.pin_factory
+        except Exception as e:
+            # gpiozero warns once per factory it tried ("Falling back from lgpio: ...").
+            tried = [str(w.message).removeprefix("Falling back from ") for w in caught]
+            why = "; ".join(tried) or str(e)
+            advice = install if on_pi else "no GPIO on this machine (not a Raspberry Pi)"
+            if not on_pi:
+                advice += f"; on a Pi, {install}"
+            return Check("gpio", bad, f"no pin factory ({why})", advice)
+    name = type(factory).__name__
+    try:
+        factory.close()
+    finally:
+        Device.pin_factory = None
+    fallback = "; ".join(str(w.message) for w in caught)
+    if name in ("MockFactory", "NativeFactory") or fallback:
+        return Check("gpio", "warn", f"pin factory {name} ({fallback or 'by request'})", install)
+    return Check("gpio", "ok", f"pin factory {name}")
+
+
+# -- serial -------------------------------------------------------------------------------
+
+
+def serial_ports(config: Config) -> Check:
+    needed = config["panel.kind"] == "serial"
+    try:
+        from serial.tools import list_ports
+    except Exception as e:
+        return Check("serial", "fail" if needed else "warn", f"pyserial missing: {e}")
+    ports = sorted(list_ports.comports(), key=lambda p: p.device)
+    picos = [p.device for p in ports if (p.vid, p.pid) == PICO]
+    described = [
+        f"{p.device}"
+        + (f" {p.vid:04X}:{p.pid:04X}" if p.vid is not None and p.pid is not None else "")
+        + (" (Raspberry Pi Pico)" if p.device in picos else "")
+        for p in ports
+    ]
+    listing = ", ".join(described) or "no serial ports"
+    if not needed:
+        return Check("serial", "ok", listing)
+    wanted = config["panel.port"]
+    if wanted == "auto":
+        if not picos:
+            return Check(
+                "serial",
+                "fail",
+                f"no Pico (USB 2E8A:0005) found; {listing}",
+                "plug the panel's Pico in, or set [panel] port to its device",
+            )
+        wanted = picos[0]
+    if not os.path.exists(wanted):
+        return Check("serial", "fail", f"{wanted} does not exist; {listing}")
+    if not os.access(wanted, os.R_OK | os.W_OK):
+        return Check(
+            "serial",
+            "fail",
+            f"{wanted} is not readable and writable by this user",
+            "add the user to the dialout group (the service gets it from SupplementaryGroups=)",
+        )
+    return Check("serial", "ok", f"panel on {wanted}; {listing}")
+
+
+# -- camera -------------------------------------------------------------------------------
+
+
+def _importable(name: str) -> str | None:
+    """The module's version if it imports, else None."""
+    try:
+        module = importlib.import_module(name)
+    except Exception:
+        return None
+    return str(getattr(module, "__version__", "installed"))
+
+
+def camera(config: Config) -> Check:
+    source: str = config["camera.source"]
+    picam = _importable("picamera2")
+    cv2 = _importable("cv2")
+    videos = sorted(glob.glob("/dev/video*"))
+    found = (
+        f"picamera2 {'importable' if picam else 'not importable'}, "
+        f"OpenCV {cv2 or 'not importable'}, {', '.join(videos) or 'no /dev/video*'}"
+    )
+    if source == "none":
+        return Check("camera", "ok", f"not used ([camera] source = none); {found}")
+    if source == "picamera2" and not picam:
+        return Check(
+            "camera",
+            "fail",
+            found,
+            "sudo apt install python3-picamera2, in a venv made with --system-site-packages",
+        )
+    if source.startswith("usb:") and f"/dev/video{source[4:]}" not in videos:
+        return Check("camera", "fail", f"/dev/video{source[4:]} missing; {found}")
+    if source.startswith("files:") and not os.path.exists(source[6:]):
+        return Check("camera", "fail", f"{source[6:]} does not exist; {found}")
+    if source != "picamera2" and not cv2:
+        return Check("camera", "fail", found, "sudo apt install python3-opencv")
+    return Check("camera", "ok", f"source {source}; {found}")
+
+
+# -- store --------------------------------------------------------------------------------
+
+
+def filesystem(path: Path) -> tuple[str, str]:
+    """(mount point, type) of the file system holding `path` (or its nearest existing parent)."""
+    path = path.absolute()
+    while not path.exists() and path != path.parent:
+        path = path.parent
+    real = os.path.realpath(path)
+    best = ("/", "?")
+    try:
+        with open("/proc/mounts", encoding="utf-8") as f:
+            for line in f:
+                parts = line.split()
+                if len(parts) < 3:
+                    continue
+                mount = parts[1].replace("\\040", " ")
+                inside = real == mount or real.startswith(mount.rstrip("/") + "/")
+                if inside and len(mount) >= len(best[0]):
+                    best = (mount, parts[2])
+    except OSError:
+        pass
+    return best
+
+
+SERVICE_STATE = Path("/var/lib/companion")
+
+
+def store(config: Config) -> Check:
+    check = _store(config)
+    # Run from a login shell, the companion looks in the user's folder, not the service's.
+    path = config.store_path
+    service = SERVICE_STATE / "games.db"
+    if not os.environ.get("STATE_DIRECTORY") and path != service and SERVICE_STATE.exists():
+        hint = (
+            f"the service keeps its games in {SERVICE_STATE}: check that one with "
+            f"sudo -u companion STATE_DIRECTORY={SERVICE_STATE} companion doctor"
+        )
+        advice = f"{check.advice}; {hint}" if check.advice else hint
+        return Check(
+            check.name, "warn" if check.status == "ok" else check.status, check.text, advice
+        )
+    return check
+
+
+def unreadable(path: Path) -> str | None:
+    """Why the game log at `path` cannot be read now, or None; opened read-only, never changed."""
+    try:
+        db = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=2)
+        try:
+            check = db.execute("PRAGMA quick_check").fetchone()[0]
+        finally:
+            db.close()
+    except sqlite3.Error as e:
+        return str(e)
+    return None if check == "ok" else f"quick_check says {check}"
+
+
+def _store(config: Config) -> Check:
+    path = config.store_path
+    mount, fstype = filesystem(path)
+    where = f"{path} (on {mount}, {fstype})"
+    fragile = FRAGILE_FS.get(fstype, "")
+    if not path.exists():
+        parent = path.parent
+        while not parent.exists():
+            parent = parent.parent
+        if not os.access(parent, os.W_OK):
+            return Check(
+                "store", "fail", f"{where} cannot be created: {parent} is not writable", fragile
+            )
+        return Check(
+            "store", "warn" if fragile else "ok", f"{where}: the first start creates it", fragile
+        )
+    try:
+        db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        try:
+            integrity = [r[0] for r in db.execute("PRAGMA integrity_check")]
+            journal = db.execute("PRAGMA journal_mode").fetchone()[0]
+            games = db.execute("SELECT COUNT(*) FROM games").fetchone()[0]
+        finally:
+            db.close()
+    except sqlite3.Error as e:
+        if not os.access(path, os.R_OK):
+            return Check(
+                "store", "warn", f"{where}: not readable by this user",
+                "run doctor as the service's user: sudo -u companion companion doctor",
+            )  # fmt: skip
+        return Check(
+            "store", "fail", f"{where}: {e}",
+            "stop the companion; its next start moves the file aside and starts a new log",
+        )  # fmt: skip
+    if integrity != ["ok"]:
+        return Check(
+            "store", "fail", f"{where}: integrity_check says {'; '.join(integrity[:3])}",
+            f"stop the companion; try `sqlite3 {path} .recover`; its next start moves it aside",
+        )  # fmt: skip
+    text = f"{where}: {games} game(s), integrity ok, journal {journal}"
+    if journal != "wal":
+        return Check("store", "warn", text, "the next start of the companion turns WAL on")
+    return Check("store", "warn" if fragile else "ok", text, fragile)
+
+
+# -- config and web -----------------------------------------------------------------------
+
+
+def config_file(config: Config) -> Check:
+    if config.source is None:
+        return Check(
+            "config", "ok", "no file: built-in defaults",
+            f"to change them, write {SEARCH[0]} (or pass --config)",
+        )  # fmt: skip
+    return Check("config", "ok", f"{config.source}")
+
+
+def web_port(config: Config) -> Check:
+    host = config["web.host"] or "0.0.0.0"
+    port = config["web.port"]
+    try:
+        with socket.create_server((host, port)):
+            pass
+    except OSError as e:
+        return Check(
+            "web", "warn", f"cannot listen on {host}:{port} now ({e.strerror})",
+            "fine if the companion is running; otherwise set another [web] port",
+        )  # fmt: skip
+    return Check("web", "ok", f"{host}:{port} is free")
+
+
+CHECKS: tuple[Callable[[Config], Check], ...] = (
+    config_file,
+    store,
+    web_port,
+    gpio,
+    serial_ports,
+    camera,
+)
+
+
+def run(config: Config) -> Iterator[Check]:
+    for check in CHECKS:
+        try:
+            yield check(config)
+        except Exception as e:  # a doctor that crashes tells nothing about the rest
+            yield Check(check.__name__, "fail", f"the check itself failed: {e!r}")
+
+
+def report(checks: list[Check]) -> str:
+    lines = [f"machine: {board_model() or 'not a Raspberry Pi'}"]
+    for c in checks:
+        lines.append(f"{c.status:<5} {c.name:<7} {c.text}")
+        if c.advice and c.status != "ok":
+            lines.append(f"{'':14}-> {c.advice}")
+    failed = [c.name for c in checks if c.status == "fail"]
+    warned = [c.name for c in checks if c.status == "warn"]
+    if failed:
+        lines.append(f"broken: {', '.join(failed)}")
+    else:
+        lines.append("nothing is broken" + (f" (warnings: {', '.join(warned)})" if warned else ""))
+    return "\n".join(lines)

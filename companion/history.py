@@ -1,0 +1,193 @@
+"""Stored games read back: the list (`companion games`), the story turn by turn
+(`companion replay`) and the whole record as JSON (`companion export`).
+
+A game's state is the replay of its actions in force; undone, corrected and superseded actions
+are shown where they happened but not applied. Everything is shown as the referee sees it:
+these commands are for the owner of the table, after (or outside) the game.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from typing import Any
+
+from . import engine
+from .engine import REFEREE
+from .store import GameRecord, Row
+from .table import new_game
+
+SEAT_LETTERS = "ABCDEF"
+"""Seat 1 is A, as in the engine's person names (A3: seat 1's third person)."""
+
+
+def when(at: float | None) -> str:
+    return "" if at is None else time.strftime("%Y-%m-%d %H:%M", time.localtime(at))
+
+
+def seat_name(record: GameRecord, seat: int) -> str:
+    for p in record.players:
+        if p.get("seat") == seat:
+            return str(p.get("name") or f"seat {seat + 1}")
+    return f"seat {seat + 1}"
+
+
+def winner(record: GameRecord) -> str:
+    if record.outcome is None:
+        return "in play" if record.ended_at is None else ""
+    seats = record.outcome.get("winners", [])
+    names = ", ".join(seat_name(record, s) for s in seats)
+    return f"{names} (shared)" if len(seats) > 1 else names
+
+
+def games_table(records: list[GameRecord]) -> str:
+    header = ("id", "kind", "players", "started", "ended", "winner")
+    rows = [
+        (
+            str(r.id),
+            r.kind,
+            ", ".join(str(p.get("name")) for p in r.players),
+            when(r.started_at),
+            when(r.ended_at) or "-",
+            winner(r),
+        )
+        for r in records
+    ]
+    widths = [max(len(x) for x in column) for column in zip(header, *rows, strict=True)]
+    return "\n".join(
+        "  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip()
+        for row in (header, *rows)
+    )
+
+
+def _join(x: Any) -> str:
+    if isinstance(x, list):
+        return ", ".join(str(i) for i in x) or "none"
+    return str(x)
+
+
+# The common events in words; any other kind is shown as its name and data.
+SAYINGS = {
+    "laid": "{terrain} laid at {hex}",
+    "placed": "{person} placed at {hex}",
+    "boat_placed": "boat {boat} placed at {hex}",
+    "moved": "{person} moved {from} -> {to}",
+    "boarded": "{person} boarded {boat}",
+    "sailed": "{boat} sailed {from} -> {to}",
+    "sunk": "{terrain} tile {hex} removed",
+    "kept": "tile {hex} kept in hand: {back}",
+    "revealed": "tile {hex} shows {back}",
+    "played": "played {back}",
+    "rolled": "the die shows {face}",
+    "creature_placed": "{creature} appears at {hex}",
+    "creature_moved": "{creature} moved {from} -> {to}",
+    "eaten": "{people} eaten by the {by} at {hex}",
+    "wrecked": "{boat} wrecked by the {by} at {hex}",
+    "saved": "{person} saved on {island}",
+    "value_told": "{person} was worth {value}",
+    "game_over": "the volcano erupts: {lost} lost",
+    "whirlpool": "whirlpool at {hex} takes people: {people}; boats: {boats}; creatures: {creatures}",
+}
+
+
+def say(event: dict[str, Any]) -> str:
+    data = {k: _join(v) for k, v in event.items()}
+    template = SAYINGS.get(event["kind"])
+    if template is not None:
+        try:
+            return template.format_map(data)
+        except KeyError:
+            pass  # the engine changed an event's data: fall back to the plain form
+    rest = ", ".join(f"{k} {v}" for k, v in data.items() if k != "kind")
+    return f"{event['kind'].replace('_', ' ')}: {rest}" if rest else event["kind"]
+
+
+def _who(record: GameRecord, row: Row) -> str:
+    if row.seat is None:
+        return row.source
+    return f"{seat_name(record, row.seat)}, {row.source}"
+
+
+def replay_lines(record: GameRecord, rows: list[Row]) -> Iterator[str]:
+    """The game as text, turn by turn. `rows` are every stored action (`log(everything=True)`)."""
+    players = ", ".join(
+        f"{SEAT_LETTERS[p['seat']]} {p.get('name')}"
+        + (f" ({p['colour']})" if p.get("colour") else "")
+        for p in record.players
+    )
+    yield f"Game {record.id} ({record.kind}, {record.mode}, seed {record.seed}): {players}"
+    ended = f", ended {when(record.ended_at)}" if record.ended_at is not None else ", in play"
+    yield f"Started {when(record.started_at)}{ended}"
+    yield ""
+    yield "Setting up"
+    game = new_game(record)
+    turns = 0
+    for row in rows:
+        text = engine.notation(tuple(row.action))
+        if row.status != "ok":
+            yield f"  {row.seq:>4}  ({row.status}: {text}{f'; {row.note}' if row.note else ''})"
+            continue
+        events = [e.project(REFEREE) for e in game.apply(row.action)]
+        said = [say(e) for e in events if e["kind"] not in ("turn", "result")]
+        head = f"  {row.seq:>4}  {text:<22} [{_who(record, row)}]"
+        # The first consequence on the action's own line keeps the setup and short turns short.
+        yield f"{head:<48} {said[0]}" if said else head
+        for line in said[1:]:
+            yield f"{'':49}{line}"
+        for e in events:
+            if e["kind"] == "turn":
+                turns += 1
+                yield f"Turn {turns}: {seat_name(record, e['seat'])} (seat {e['seat'] + 1})"
+    result = game.result()
+    if result is not None:
+        yield ""
+        yield "Result"
+        for r in result["ranking"]:
+            yield (
+                f"  {r['place']}. {seat_name(record, r['seat'])}: {r['points']} points, "
+                f"{r['saved']} saved"
+            )
+        for reason in result.get("reasons", []):
+            yield f"  {reason['text']}"
+
+
+def replay_game(record: GameRecord, rows: list[Row]) -> engine.Game:
+    game = new_game(record)
+    for row in rows:
+        if row.status == "ok":
+            game.apply(row.action)
+    return game
+
+
+def export(record: GameRecord, rows: list[Row]) -> dict[str, Any]:
+    """Everything stored about a game, and where its actions lead (the referee's view)."""
+    return {
+        "format": 1,
+        "game": {
+            "id": record.id,
+            "kind": record.kind,
+            "seed": record.seed,
+            "mode": record.mode,
+            "settings": record.settings,
+            "started_at": record.started_at,
+            "ended_at": record.ended_at,
+            "outcome": record.outcome,
+        },
+        "rules": record.rules,
+        "players": record.players,
+        "actions": [
+            {
+                "seq": r.seq,
+                "ord": r.ord,
+                "action": r.action,
+                "notation": engine.notation(tuple(r.action)),
+                "source": r.source,
+                "seat": r.seat,
+                "at": r.at,
+                "status": r.status,
+                "note": r.note,
+            }
+            for r in rows
+        ],
+        "final": replay_game(record, rows).referee_view(),
+    }

@@ -1,0 +1,344 @@
+"""The JSON API under ``/api``: the daemon's outside face.
+
+Every change goes through the Table as a command (`Table.call`); every read runs on the Table's
+thread (`Table.read`, `Table.snapshot`), so a request never sees a game half-changed. Bodies are
+JSON (``Content-Type: application/json``, at most 64 KiB); every answer is JSON.
+
+``POST /api/games`` — start a game (the Table's ``new_game`` intent)::
+
+    {"players": [{"name": "Ana", "colour": "red"}, {"name": "Bo", "colour": "blue"}],
+     "modules": ["base"], "options": {"tiebreak": "chain"}, "seed": 7,
+     "mode": "digital" | "physical", "layout": "random" | "table", "kind": "survive"}
+
+    201 {"game": 3}     (and Location: /api/games/3)
+    422 {"error": "...", "rule": "B-4"}     the Table would not start it (rule id when a rule says so)
+
+  Only ``players`` is required: 2 to 4 entries, each with an optional ``name`` (≤ 40 characters)
+  and ``colour`` (≤ 20). The others default as the Table decides (base rules, a seed from the
+  clock, digital, a random island).
+
+``GET /api/games`` — ``{"games": [{"id", "kind", "mode", "players", "started_at", "ended_at",
+"winners", "current"}]}``, oldest first. ``winners`` lists the players placed first once the
+game is over (several when they share the victory); ``current`` marks the table's current game.
+Seeds are left out: in a digital game the seed tells every draw to come.
+
+``GET /api/games/<id>?view=spectator|referee|<seat>`` — the game as that viewer may see it
+(`Table.snapshot`): ``{"game", "kind", "players", "settings", "seq", "actions", "can_undo",
+"status", "state"}``. Without ``view``, a spectator's. What a view may see is the engine's
+decision, never this module's.
+
+``POST /api/games/<id>/commands`` — one command::
+
+    {"request_id": "phone-7-42", "seat": 1, "action": "move A1 5.2"}
+    {"request_id": "phone-7-43", "seat": 1, "action": ["move", 0, 58]}
+    {"request_id": "panel-9", "seat": null, "intent": "roll"}
+    {"request_id": "ref-1", "intent": "correct", "args": {"seq": 70, "action": "roll whale"}}
+
+    200 the Reply: {"request_id", "accepted": true, "game", "seq", "events", "rule", "message"}
+    409 the Reply, refused: {"accepted": false, "rule": "B-8", "message": "...", "error": "..."}
+
+  ``request_id`` (1 to 100 characters, the sender's choice) comes back in the reply. Exactly one
+  of ``action`` (text notation, or its JSON list) and ``intent`` (``roll``, ``draw``, ``next``,
+  ``undo``, ``correct``); ``args`` only with ``correct``: ``seq`` of the stored fact to correct and
+  the ``action`` it should have been. ``events`` are the sender's projection: a command with
+  ``seat: null`` acts for the table (the referee) and gets the referee's projection.
+
+``GET /api/games/<id>/actions`` — the stored log, every row whatever its status:
+``{"game", "actions": [{"seq", "ord", "action", "notation", "source", "seat", "at", "status",
+"note"}]}`` in log order (``status``: ok, undone, corrected or superseded).
+
+``GET /api/health`` — ``{"ok": true, "table_alive": bool, "status": {"panel": ..., "camera":
+...}}``: ``ok`` says the web server answers; ``table_alive`` that the Table's thread goes round.
+
+Seats: what a client *sends* counts seats from 1, as players do (``seat``, ``view``). Game data
+passed through from the Table and the engine (``players``, ``state``, reply ``events``, log rows)
+keeps the engine's 0-based seat indexes.
+
+Errors: a 4xx with ``{"error": "<one sentence saying what to do>"}`` — 400 unreadable JSON or
+a bad query, 404 no such game or address, 405 wrong method, 413 body too large, 415 not JSON,
+422 JSON of the wrong shape, 503 the Table did not answer in time (for a command, the
+sentence says whether it was withdrawn or may still be carried out). Access control is not here
+yet: the phone version adds it (the referee view, the log and ``seat: null`` commands are the
+referee's; a seat's view and commands are that seat's phone's).
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any, cast
+
+from flask import Blueprint, abort, current_app, request, url_for
+
+from ..commands import REFEREE, SPECTATOR, Command, Reply
+from ..engine import MalformedAction, notation, parse
+from ..engine.actions import check
+from ..store import GameRecord, Row, StoreError
+from ..table import Refused, Table, View
+from . import payload
+from .payload import unprocessable
+
+bp = Blueprint("api", __name__, url_prefix="/api")
+
+INTENTS = ("roll", "draw", "next", "undo", "correct")
+"""The Table's intents a client may send here (new_game has its own address)."""
+
+COMMAND_FIELDS = ("request_id", "seat", "action", "intent", "args")
+GAME_FIELDS = ("players", "modules", "options", "seed", "mode", "layout", "kind")
+HEARTBEAT_STALE = 5.0
+"""Seconds without the Table's loop coming round before it counts as stuck (it comes round at
+least once a second when idle)."""
+
+
+def the_table() -> Table:
+    return cast(Table, current_app.extensions["companion.table"])
+
+
+def _timeout() -> float:
+    return float(current_app.config["TABLE_TIMEOUT"])
+
+
+# -- games ------------------------------------------------------------------------------------
+
+
+@bp.post("/games")
+def create_game() -> tuple[dict[str, Any], int, dict[str, str]]:
+    args = _new_game_args(payload.body())
+    reply = _send(Command("phone", intent="new_game", args=args))
+    if not reply.accepted:
+        refusal: dict[str, Any] = {"error": f"{reply.message}."}
+        if reply.rule is not None:
+            refusal["rule"] = reply.rule
+        return refusal, 422, {}
+    assert reply.game is not None
+    return {"game": reply.game}, 201, {"Location": url_for("api.game", game_id=reply.game)}
+
+
+@bp.get("/games")
+def list_games() -> dict[str, Any]:
+    table = the_table()
+
+    def job() -> tuple[list[GameRecord], int | None]:
+        return table.store.games(), table.current
+
+    records, current = table.read(job, _timeout())
+    return {"games": [_summary(r, r.id == current) for r in records]}
+
+
+@bp.get("/games/<int:game_id>")
+def game(game_id: int) -> dict[str, Any]:
+    record = _record(game_id)
+    view = _view(request.args.get("view", SPECTATOR), len(record.players))
+    try:
+        return the_table().snapshot(game_id, view)
+    except Refused as e:
+        abort(409, f"{e.message}.")
+
+
+@bp.post("/games/<int:game_id>/commands")
+def command(game_id: int) -> tuple[dict[str, Any], int]:
+    data = payload.body()
+    record = _record(game_id)
+    reply = _send(_command(data, game_id, len(record.players)))
+    if reply.accepted:
+        return reply.to_json(), 200
+    return {**reply.to_json(), "error": f"{reply.message}."}, 409
+
+
+@bp.get("/games/<int:game_id>/actions")
+def actions(game_id: int) -> dict[str, Any]:
+    table = the_table()
+    _record(game_id)
+    rows: list[Row] = table.read(lambda: table.store.log(game_id, everything=True), _timeout())
+    return {"game": game_id, "actions": [_row(r) for r in rows]}
+
+
+@bp.get("/health")
+def health() -> dict[str, Any]:
+    table = the_table()
+    return {"ok": True, "table_alive": table_alive(table), "status": dict(table.status)}
+
+
+def table_alive(table: Table) -> bool:
+    """The Table's thread runs and its loop came round lately (read without asking it)."""
+    # Asking the Table would hang this probe exactly when the Table is stuck.
+    return table.alive and time.monotonic() - table.heartbeat < HEARTBEAT_STALE
+
+
+def _send(command: Command) -> Reply:
+    """The Table's reply; a 503 if it does not come in time, saying whether to send again."""
+    future = the_table().submit(command)
+    try:
+        return future.result(_timeout())
+    except TimeoutError:
+        if future.cancel():  # still queued: now it never will be carried out
+            abort(503, "The table is busy and did not take the command; send it again shortly.")
+        abort(
+            503,
+            "The table is slow to answer and may still carry the command out: read the game "
+            "before sending it again.",
+        )
+
+
+# -- reading requests -------------------------------------------------------------------------
+
+
+def _record(game_id: int) -> GameRecord:
+    """The stored game, or a 404 that says how to find the games there are."""
+    table = the_table()
+    missing = f"There is no game {game_id}: GET /api/games lists the games."
+    if game_id > payload.MAX_INT:  # beyond what the store can even look up
+        abort(404, missing)
+    try:
+        record: GameRecord = table.read(lambda: table.store.game(game_id), _timeout())
+    except StoreError:
+        abort(404, missing)
+    return record
+
+
+def _view(text: str, players: int) -> View:
+    if text in (SPECTATOR, REFEREE):
+        return text
+    if text.isascii() and text.isdigit() and len(text) <= 3 and 1 <= int(text) <= players:
+        return int(text) - 1
+    abort(
+        400,
+        f"view must be spectator, referee or a seat from 1 to {players}, not {text[:24]!r}.",
+    )
+
+
+def _command(data: dict[str, Any], game_id: int, players: int) -> Command:
+    payload.only(data, COMMAND_FIELDS, "A command")
+    if "request_id" not in data:
+        unprocessable(
+            "request_id is missing: give each command a string of your choosing (a counter will "
+            "do) so that its reply can be matched to it."
+        )
+    request_id = payload.text(data["request_id"], "request_id", 100)
+    seat = data.get("seat")
+    if seat is not None:
+        seat = payload.integer(seat, "seat", 1, players) - 1
+    if ("action" in data) == ("intent" in data):
+        unprocessable(
+            'A command carries either an action (e.g. "move A1 5.2") or an intent (e.g. "roll"), '
+            "exactly one of them."
+        )
+    if "action" in data:
+        if "args" in data:
+            unprocessable("args go with an intent, not with an action: remove args.")
+        action = _action(data["action"], "action")
+        return Command("phone", seat, request_id, game_id, action=action)
+    intent = data["intent"]
+    if not isinstance(intent, str) or intent not in INTENTS:
+        unprocessable(f"intent must be one of {', '.join(INTENTS)}, not {payload.kind(intent)}.")
+    args = data.get("args", {})
+    if not isinstance(args, dict):
+        unprocessable(f"args must be a JSON object, not {payload.kind(args)}.")
+    return Command("phone", seat, request_id, game_id, intent=intent, args=_args(intent, args))
+
+
+def _args(intent: str, args: dict[str, Any]) -> dict[str, Any]:
+    if intent != "correct":
+        if args:
+            unprocessable(f"{intent} takes no args: remove args.")
+        return {}
+    payload.only(args, ("seq", "action"), "The args of correct")
+    for key in ("seq", "action"):
+        if key not in args:
+            unprocessable(
+                f"correct needs args.{key}: the seq of the stored fact and the action it should "
+                'have been, e.g. {"seq": 70, "action": "roll whale"}.'
+            )
+    return {
+        "seq": payload.integer(args["seq"], "args.seq", 1),
+        "action": _action(args["action"], "args.action"),
+    }
+
+
+def _action(value: Any, key: str) -> list[Any]:
+    """An action from its text notation or its JSON list, checked for form (not legality)."""
+    try:
+        if isinstance(value, str):
+            return list(parse(value))
+        if isinstance(value, list):
+            return list(check(value))
+    except MalformedAction as e:
+        unprocessable(f"The {key} cannot be read: {e}.")
+    unprocessable(
+        f'{key} must be text such as "move A1 5.2" or a JSON list such as ["move", 0, 58], '
+        f"not {payload.kind(value)}."
+    )
+
+
+def _new_game_args(data: dict[str, Any]) -> dict[str, Any]:
+    payload.only(data, GAME_FIELDS, "A new game")
+    players = data.get("players")
+    if not isinstance(players, list) or not players:
+        unprocessable(
+            'players must be a list with one entry per seat, like [{"name": "Ana", "colour": '
+            '"red"}, {"name": "Bo", "colour": "blue"}].'
+        )
+    seats = []
+    for i, player in enumerate(players):
+        where = f"players[{i}]"
+        if not isinstance(player, dict):
+            unprocessable(f'{where} must be an object like {{"name": "Ana", "colour": "red"}}.')
+        payload.only(player, ("name", "colour"), where)
+        seats.append(
+            {
+                key: payload.text(player[key], f"{where}.{key}", longest)
+                for key, longest in (("name", 40), ("colour", 20))
+                if player.get(key) is not None
+            }
+        )
+    args: dict[str, Any] = {"players": seats}
+    if "modules" in data:
+        modules = data["modules"]
+        if not isinstance(modules, list) or not modules:
+            unprocessable(
+                f'modules must be a list of names like ["base"], not {payload.kind(modules)}.'
+            )
+        args["modules"] = [payload.text(m, f"modules[{i}]", 40) for i, m in enumerate(modules)]
+    if "options" in data:
+        options = data["options"]
+        if not isinstance(options, dict):
+            unprocessable(
+                f'options must be an object like {{"tiebreak": "chain"}}, not {payload.kind(options)}.'
+            )
+        args["options"] = {k: payload.text(v, f"options.{k}", 40) for k, v in options.items()}
+    if "seed" in data:
+        args["seed"] = payload.integer(data["seed"], "seed", 0)
+    for key in ("mode", "layout", "kind"):  # their values are the Table's to check
+        if key in data:
+            args[key] = payload.text(data[key], key, 20)
+    return args
+
+
+# -- writing answers --------------------------------------------------------------------------
+
+
+def _summary(record: GameRecord, current: bool) -> dict[str, Any]:
+    firsts = {p["seat"] for p in (record.outcome or {}).get("ranking", []) if p["place"] == 1}
+    return {
+        "id": record.id,
+        "kind": record.kind,
+        "mode": record.mode,
+        "players": record.players,
+        "started_at": record.started_at,
+        "ended_at": record.ended_at,
+        "winners": [p for p in record.players if p["seat"] in firsts],
+        "current": current,
+    }
+
+
+def _row(row: Row) -> dict[str, Any]:
+    return {
+        "seq": row.seq,
+        "ord": row.ord,
+        "action": row.action,
+        "notation": notation(tuple(row.action)),
+        "source": row.source,
+        "seat": row.seat,
+        "at": row.at,
+        "status": row.status,
+        "note": row.note,
+    }

@@ -1,0 +1,38 @@
+"""`companion bench table`: the Table's figures, measured on a store beside the real one."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from companion import bench
+
+
+def test_the_table_figures_are_measured_in_the_state_directory_and_cleaned_up(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("STATE_DIRECTORY", str(tmp_path))
+    assert bench.store_path().parent.parent == tmp_path
+
+    figures = bench.table(commands=200, fsyncs=20)
+
+    assert set(figures) == {"table.command_p50_ms", "table.command_p99_ms", "store.fsync_p99_ms"}
+    assert 0 < figures["table.command_p50_ms"] <= figures["table.command_p99_ms"]
+    assert figures["store.fsync_p99_ms"] > 0
+    assert list(tmp_path.iterdir()) == []  # the store and the probe are gone
+
+
+def test_without_a_state_directory_the_store_goes_in_the_current_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("STATE_DIRECTORY", str(tmp_path / "absent"))
+    monkeypatch.chdir(tmp_path)
+    assert bench.store_path().parent.parent == tmp_path
+
+
+def test_the_filesystem_is_read_from_proc_mounts() -> None:
+    with open("/proc/mounts", encoding="utf-8") as f:
+        root = next(line.split()[2] for line in f if line.split()[1] == "/")
+    assert bench.filesystem(Path("/")) == root
+    assert bench.filesystem(Path("/proc/self")) == "proc"

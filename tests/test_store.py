@@ -1,0 +1,162 @@
+"""The store: durable settings on the writer, unreadable files moved aside (never lost), newer
+schemas refused, and migrations from an empty file."""
+
+from __future__ import annotations
+
+import os
+import random
+import sqlite3
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from companion.store import MIGRATIONS, Store, StoreError
+
+
+def store_with_games(path: Path, games: int = 30) -> None:
+    """A real database of some pages, closed (so its WAL is folded back into the file)."""
+    store = Store(path)
+    for i in range(games):
+        store.create_game(
+            "survive", {"format": 1}, [{"seat": 0, "name": "Ana" * 50}], i, "digital", {}, 0.0
+        )
+    store.close()
+    assert not Path(f"{path}-wal").exists()
+
+
+def add_game(store: Store) -> int:
+    return store.create_game("survive", {"format": 1}, [], 1, "digital", {}, 0.0)
+
+
+def aside(path: Path) -> list[Path]:
+    return sorted(path.parent.glob(f"{path.name}.unreadable-*[!lm]"))  # not -wal / -shm
+
+
+def test_the_writer_connection_is_wal_and_synchronous_full(tmp_path: Path) -> None:
+    store = Store(tmp_path / "games.db")
+    assert store.pragma("journal_mode") == "wal"
+    assert store.pragma("synchronous") == 2  # FULL: on disk before anyone is told
+    store.close()
+
+
+def garbage(path: Path) -> None:
+    data = bytearray(path.read_bytes())
+    data[: len(data) // 2] = random.Random(3).randbytes(len(data) // 2)
+    path.write_bytes(bytes(data))
+
+
+def truncated(path: Path) -> None:
+    with open(path, "r+b") as f:
+        f.truncate(path.stat().st_size // 2 + 100)
+
+
+@pytest.mark.parametrize("damage", [garbage, truncated], ids=["garbage", "truncated"])
+def test_an_unreadable_database_is_moved_aside_and_a_fresh_one_works(
+    tmp_path: Path, damage: Callable[[Path], None]
+) -> None:
+    path = tmp_path / "games.db"
+    store_with_games(path)
+    damage(path)
+    damaged = path.read_bytes()
+
+    store = Store(path)
+
+    assert store.recovered is not None
+    [old] = aside(path)
+    assert old.read_bytes() == damaged  # nothing lost: the very bytes, where the message says
+    assert f"The game database {path} could not be read" in store.recovered
+    assert f"It was moved to {old} " in store.recovered
+    assert "a new, empty one was started" in store.recovered
+    assert store.games() == []
+    game = add_game(store)
+    store.close()
+    again = Store(path)
+    assert again.recovered is None and [g.id for g in again.games()] == [game]
+    again.close()
+
+
+def test_a_database_from_a_newer_version_is_refused_and_left_alone(tmp_path: Path) -> None:
+    path = tmp_path / "games.db"
+    store_with_games(path, games=2)
+    db = sqlite3.connect(path)
+    db.execute(f"PRAGMA user_version = {len(MIGRATIONS) + 1}")
+    db.commit()
+    db.close()
+
+    with pytest.raises(StoreError) as refused:
+        Store(path)
+
+    message = str(refused.value)
+    assert "newer version of the companion" in message and "upgrade the companion" in message
+    assert str(path) in message
+    assert aside(path) == []
+    db = sqlite3.connect(path)
+    assert db.execute("SELECT COUNT(*) FROM games").fetchone()[0] == 2
+    db.close()
+
+
+def test_migrations_bring_an_empty_file_to_the_current_version(tmp_path: Path) -> None:
+    path = tmp_path / "games.db"
+    path.touch()
+    store = Store(path)
+    assert store.recovered is None
+    assert store.pragma("user_version") == len(MIGRATIONS)
+    tables = {r[0] for r in store.db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+    assert {"games", "actions"} <= tables
+    game = add_game(store)
+    assert store.append(game, ["done"], "cli", None, 1.0) == 1
+    store.close()
+
+
+def test_a_new_migration_upgrades_a_stored_database_and_keeps_its_games(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "games.db"
+    store_with_games(path, games=3)
+    monkeypatch.setattr(
+        "companion.store.MIGRATIONS",
+        [
+            *MIGRATIONS,
+            "CREATE TABLE notes (game_id INTEGER, text TEXT); CREATE INDEX n ON notes (game_id)",
+        ],
+    )
+    store = Store(path)
+    assert store.pragma("user_version") == len(MIGRATIONS) + 1
+    assert len(store.games()) == 3
+    assert store.db.execute("SELECT COUNT(*) FROM notes").fetchone()[0] == 0
+    store.close()
+
+
+def test_a_database_held_by_another_process_is_refused_not_moved_aside(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "games.db"
+    store_with_games(path, games=1)
+    other = sqlite3.connect(path, isolation_level=None)
+    other.execute("PRAGMA locking_mode=EXCLUSIVE")
+    other.execute("BEGIN EXCLUSIVE")
+    real_connect = sqlite3.connect
+
+    def impatient(*args: Any, **kwargs: Any) -> sqlite3.Connection:
+        return real_connect(*args, **{**kwargs, "timeout": 0.1})  # not the default 5 s
+
+    monkeypatch.setattr(sqlite3, "connect", impatient)
+    try:
+        with pytest.raises(StoreError, match="locked"):
+            Store(path)
+        assert aside(path) == []
+    finally:
+        other.close()
+        for leftover in aside(path):
+            os.remove(leftover)
+
+
+def test_a_game_number_beyond_the_store_is_no_game(tmp_path: Path) -> None:
+    store = Store(tmp_path / "games.db")
+    try:
+        with pytest.raises(StoreError, match="no game"):
+            store.game(2**63)
+    finally:
+        store.close()

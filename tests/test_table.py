@@ -1,0 +1,330 @@
+"""The Table: one writer in order, undo within a turn, corrections of facts, and nothing
+half-done when the store fails."""
+
+from __future__ import annotations
+
+import itertools
+import random
+import sqlite3
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from companion.commands import Command, Event, Reply
+from companion.engine import Game, notation
+from companion.store import Store
+from companion.table import Subscriber, Table
+from tests.playing import first, mirror, new_game, play_setup, play_until
+
+
+@pytest.fixture
+def table(tmp_path: Path) -> Iterator[Table]:
+    table = Table(Store(tmp_path / "games.db"))
+    table.start()
+    yield table
+    table.stop()
+    table.store.close()
+
+
+def follow(table: Table, view: Any = "referee") -> list[Event]:
+    """Every event the Table tells `view` from now on, in the order delivered."""
+    events: list[Event] = []
+    table.subscribe(Subscriber(None, view, events.append))
+    return events
+
+
+def increasing(events: list[Event]) -> bool:
+    return all(a.seq < b.seq for a, b in itertools.pairwise(events))
+
+
+def statuses(table: Table, game: int) -> dict[int | None, tuple[str, str]]:
+    """Each stored row's notation and status by seq (looked up with a Reply's seq)."""
+    rows = table.read(lambda: table.store.log(game, everything=True))
+    return {r.seq: (notation(tuple(r.action)), r.status) for r in rows}
+
+
+def act(table: Table, game: int, action: Any, seat: int | None = None) -> Reply:
+    return table.call(Command("cli", seat=seat, game=game, action=list(action)))
+
+
+def intent(table: Table, game: int, name: str, seat: int | None = None, **args: Any) -> Reply:
+    return table.call(Command("cli", seat=seat, game=game, intent=name, args=args))
+
+
+# -- one writer ---------------------------------------------------------------------------------
+
+
+def test_racing_commands_are_applied_one_after_the_other(
+    table: Table, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game = new_game(table, seed=5)
+    play_setup(table, game)
+    first_new = len(statuses(table, game)) + 1  # seqs count from 1
+    events = follow(table)
+
+    applied: list[tuple[str, list[Any]]] = []
+    inside = most = 0
+    count = threading.Lock()
+    real_apply = Game.apply
+
+    def apply(self: Game, action: Any) -> Any:
+        nonlocal inside, most
+        with count:
+            inside += 1
+            most = max(most, inside)
+        try:
+            time.sleep(0.0002)  # widen the window in which two appliers would overlap
+            result = real_apply(self, action)
+        finally:
+            with count:
+                inside -= 1
+        applied.append((threading.current_thread().name, list(action)))
+        return result
+
+    monkeypatch.setattr(Game, "apply", apply)
+    sent: list[tuple[str, list[Any], Reply]] = []
+
+    def player(name: str) -> None:
+        rng = random.Random(name)
+        while sum(r.accepted for _, _, r in sent) < 150:
+
+            def legal() -> list[Any]:
+                return list(table.sessions[game].game.legal_actions())
+
+            choices = table.read(legal)
+            if not choices:
+                return
+            action = list(rng.choice(choices))  # often stale by the time it arrives: refused
+            request = f"{name}-{len(sent)}"
+            reply = table.call(Command("cli", game=game, action=action, request_id=request))
+            sent.append((name, action, reply))
+
+    players = [threading.Thread(target=player, args=(f"p{i}",)) for i in range(6)]
+    for p in players:
+        p.start()
+    for p in players:
+        p.join(30)
+
+    accepted = [(name, action, r) for name, action, r in sent if r.accepted]
+    assert len(accepted) >= 150
+    assert len({name for name, _, _ in accepted}) > 1  # the commands did race
+    assert most == 1, "two actions were applied at the same time"
+    assert {thread for thread, _ in applied} == {"table"}
+    seqs = [r.seq for _, _, r in accepted]
+    assert len(set(seqs)) == len(seqs)
+    rows = table.read(lambda: table.store.log(game, everything=True))
+    stored = [r.action for r in sorted(rows, key=lambda r: r.seq) if r.seq >= first_new]
+    assert stored == [action for _, action in applied]  # the store's order is the engine's
+    by_seq = {r.seq: r.action for r in rows}
+    assert all(by_seq[r.seq] == action for _, action, r in accepted)  # each reply is its own
+    assert increasing(events)
+    assert [e.seq for e in events] == list(range(events[0].seq, events[0].seq + len(events)))
+
+
+# -- undo -----------------------------------------------------------------------------------------
+
+
+def test_undo_takes_back_the_current_players_own_moves_of_this_turn(table: Table) -> None:
+    game = new_game(table)
+    play_setup(table, game)
+    start = table.snapshot(game, "referee")["state"]
+    one = first(mirror(table, game), "move")
+    assert act(table, game, one, seat=0).accepted
+    after_one = table.snapshot(game, "referee")["state"]
+    two = first(mirror(table, game), "move")
+    moved = act(table, game, two, seat=0)
+    assert moved.accepted
+    events = follow(table)
+
+    assert not intent(table, game, "undo", seat=1).accepted  # not seat 2's move to take back
+    undone = intent(table, game, "undo", seat=0)
+    assert undone.accepted and undone.seq == moved.seq
+    assert table.snapshot(game, "referee")["state"] == after_one
+    assert statuses(table, game)[moved.seq] == (notation(two), "undone")
+    assert [e.kind for e in events] == ["undone"] and events[0].data["action"] == notation(two)
+
+    assert intent(table, game, "undo", seat=0).accepted
+    assert table.snapshot(game, "referee")["state"] == start
+    refused = intent(table, game, "undo", seat=0)  # the turn's start: nothing of this turn left
+    assert not refused.accepted and "this turn" in refused.message
+    assert table.snapshot(game, "referee")["state"] == start
+
+
+def test_undo_is_refused_for_a_die_roll_and_for_a_previous_turn(table: Table) -> None:
+    game = new_game(table)
+    play_setup(table, game)
+    play_until(table, game, "roll")
+    rolled = act(table, game, ["roll", "serpent"])
+    assert rolled.accepted
+    refused = intent(table, game, "undo", seat=0)
+    assert not refused.accepted and "correct it instead" in refused.message
+    assert statuses(table, game)[rolled.seq][1] == "ok"
+
+    serpent = first(mirror(table, game), "creature")
+    assert act(table, game, serpent, seat=0).accepted  # a serpent moves once and ends the turn
+    assert mirror(table, game).state.turn == 1
+    before = statuses(table, game)
+    for seat in (0, 1, None):
+        assert not intent(table, game, "undo", seat=seat).accepted
+    assert statuses(table, game) == before
+
+
+# -- corrections ----------------------------------------------------------------------------------
+
+
+def test_a_corrected_die_face_drops_the_creature_move_it_allowed(table: Table) -> None:
+    game = new_game(table)
+    play_setup(table, game)
+    play_until(table, game, "roll")
+    creatures = {c["id"]: c["at"] for c in table.snapshot(game, "referee")["state"]["creatures"]}
+    absent = [
+        k
+        for k in ("shark", "whale")
+        if not any(at for c, at in creatures.items() if c.startswith(k))
+    ]
+    assert absent, "the test needs a creature kind that is not on the board yet"
+
+    rolled = act(table, game, ["roll", "serpent"])
+    serpent = first(mirror(table, game), "creature")
+    stepped = act(table, game, serpent, seat=0)
+    after_turn = mirror(table, game)
+    assert stepped.accepted and after_turn.state.turn == 1
+    move = first(after_turn, "move")
+    moved = act(table, game, move, seat=1)
+    assert moved.accepted
+    events = follow(table)
+
+    fixed = intent(table, game, "correct", seq=rolled.seq, action=["roll", absent[0]])
+
+    assert fixed.accepted, fixed.message
+    log = statuses(table, game)
+    assert log[rolled.seq] == ("roll serpent", "corrected")
+    assert log[fixed.seq] == (f"roll {absent[0]}", "ok")
+    assert log[stepped.seq] == (notation(serpent), "superseded")  # kept, not deleted
+    assert log[moved.seq] == (notation(move), "ok")  # the rest replayed
+    corrected = [e for e in events if e.kind == "corrected"]
+    assert len(corrected) == 1
+    assert corrected[0].data["dropped"] == [{"seq": stepped.seq, "action": notation(serpent)}]
+    assert corrected[0].data["was"] == "roll serpent"
+    state = table.snapshot(game, "referee")["state"]
+    moved_serpent = notation(serpent).split()[1]
+    assert {c["id"]: c["at"] for c in state["creatures"]}[moved_serpent] == creatures[moved_serpent]
+    assert state == mirror(table, game).referee_view()  # the store's log says the same
+    # and a Table started afresh on the store (after a power cut, say) sees the same game
+    assert Table(table.store).snapshot(game, "referee")["state"] == state
+
+
+def test_a_players_move_cannot_be_corrected(table: Table) -> None:
+    game = new_game(table)
+    play_setup(table, game)
+    moved = act(table, game, first(mirror(table, game), "move"), seat=0)
+    refused = intent(table, game, "correct", seq=moved.seq, action=["done"])
+    assert not refused.accepted and "undo it instead" in refused.message
+
+
+# -- a failing store -------------------------------------------------------------------------------
+
+
+def broken_append(*_: Any) -> int:
+    raise sqlite3.OperationalError("disk I/O error")
+
+
+def test_a_failing_store_append_leaves_nothing_half_done(
+    table: Table, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game = new_game(table)
+    play_setup(table, game)
+    before = table.snapshot(game, "referee")
+    stored = table.read(lambda: table.store.log(game, everything=True))
+    events = follow(table)
+    move = first(mirror(table, game), "move")
+
+    with monkeypatch.context() as m:
+        m.setattr(table.store, "append", broken_append)
+        reply = act(table, game, move, seat=0)
+
+    assert not reply.accepted and "could not be saved" in reply.message
+    assert events == []  # nobody was told
+    after = table.snapshot(game, "referee")
+    assert (after["state"], after["actions"]) == (before["state"], before["actions"])
+    assert table.read(lambda: table.store.log(game, everything=True)) == stored
+    again = act(table, game, move, seat=0)  # the same move, once the store works again
+    assert again.accepted
+    assert [e.kind for e in events] == ["moved"]
+
+
+def test_event_numbers_go_on_after_a_failed_append(
+    table: Table, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    events = follow(table)
+    game = new_game(table)
+    play_setup(table, game)
+    move = first(mirror(table, game), "move")
+    with monkeypatch.context() as m:
+        m.setattr(table.store, "append", broken_append)
+        assert not act(table, game, move, seat=0).accepted
+    assert act(table, game, move, seat=0).accepted
+    assert increasing(events), [e.seq for e in events[-3:]]
+
+
+def test_a_reply_says_accepted_exactly_when_the_action_is_stored(
+    table: Table, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game = new_game(table)  # digital: the Table draws each sunk tile's back itself
+    play_setup(table, game)
+    assert intent(table, game, "next", seat=0).accepted
+    sink = first(mirror(table, game), "sink")
+    real_append = table.store.append
+    calls = 0
+
+    def second_fails(*args: Any) -> int:
+        nonlocal calls
+        calls += 1
+        if calls == 2:
+            broken_append()
+        return real_append(*args)
+
+    with monkeypatch.context() as m:
+        m.setattr(table.store, "append", second_fails)
+        reply = act(table, game, sink, seat=0)
+    stored = notation(sink) in [a for a, status in statuses(table, game).values()]
+    assert (reply.accepted, stored) == (True, True), reply.message
+
+
+def test_a_seed_too_large_to_store_is_refused(table: Table) -> None:
+    reply = table.call(Command("cli", intent="new_game", args={"players": [{}, {}], "seed": 2**63}))
+    assert not reply.accepted and "seed" in reply.message
+
+
+def test_a_retried_command_is_not_carried_out_twice(tmp_path: Path) -> None:
+    """A phone that sends a command again (its reply was lost) gets the first answer's action
+    number back, and the game moves once: the request id is stored with the action."""
+    store = Store(tmp_path / "games.db")
+    table = Table(store)
+    table.start()
+    try:
+        game = table.call(
+            Command(
+                "cli",
+                intent="new_game",
+                args={"players": [{"name": "A"}, {"name": "B"}], "seed": 4},
+            )
+        ).game
+        assert game is not None
+        action = list(table.read(lambda: table.sessions[game].game.legal_actions())[0])
+        first = table.call(Command("phone", seat=0, game=game, action=action, request_id="once"))
+        again = table.call(Command("phone", seat=0, game=game, action=action, request_id="once"))
+        assert first.accepted and again.accepted and again.seq == first.seq
+        assert "already done" in again.message
+        stored = store.db.execute("SELECT COUNT(*) FROM actions WHERE request_id = 'once'")
+        assert stored.fetchone()[0] == 1
+    finally:
+        table.stop()
+    # And after a restart, from the store alone.
+    table = Table(Store(tmp_path / "games.db"))
+    reply = table.call(Command("phone", seat=0, game=game, action=action, request_id="once"))
+    assert reply.accepted and reply.seq == first.seq
