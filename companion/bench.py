@@ -12,7 +12,6 @@ import os
 import platform
 import queue
 import random
-import re
 import shutil
 import signal
 import socket
@@ -31,6 +30,7 @@ from typing import Any
 from .commands import REFEREE, Command, Event
 from .config import state_directory
 from .engine import Game, Rules
+from .mounts import filesystem
 from .store import Store
 from .table import Subscriber, Table
 
@@ -135,26 +135,6 @@ def store_path() -> Path:
     if not (base.is_dir() and os.access(base, os.W_OK)):
         base = Path.cwd()
     return base / f"companion-bench-{os.getpid()}" / "games.db"
-
-
-def filesystem(path: Path) -> str:
-    """The filesystem type holding `path`, from /proc/mounts (the deepest, latest mount wins)."""
-    path = path.resolve()
-    best, kind = "", "unknown"
-    try:
-        with open("/proc/mounts", encoding="utf-8") as f:
-            for line in f:
-                fields = line.split()
-                if len(fields) < 3:
-                    continue
-                # /proc/mounts writes a space in a mount point as \040 (octal escapes).
-                point = re.sub(r"\\([0-7]{3})", lambda m: chr(int(m[1], 8)), fields[1])
-                inside = path == Path(point) or Path(point) in path.parents
-                if inside and len(point) >= len(best):  # a later mount hides an earlier one
-                    best, kind = point, fields[2]
-    except OSError:
-        pass
-    return kind
 
 
 def _p(samples: list[float], q: float) -> float:
@@ -350,6 +330,6 @@ def run(sections: list[str]) -> dict[str, Any]:
             continue
         if section == "table":  # the figures depend on the disk: say which one
             info["store_path"] = str(store_path())
-            info["store_fs"] = filesystem(store_path().parent.parent)
+            info["store_fs"] = filesystem(store_path().parent.parent)[1]
         figures.update(runner())
     return {"meta": info, "figures": figures}

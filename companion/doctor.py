@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .config import SEARCH, Config
+from .mounts import filesystem
 
 PICO = (0x2E8A, 0x0005)
 """USB vendor:product of a Raspberry Pi Pico running MicroPython."""
@@ -166,28 +167,6 @@ def camera(config: Config) -> Check:
 
 
 # -- store --------------------------------------------------------------------------------
-
-
-def filesystem(path: Path) -> tuple[str, str]:
-    """(mount point, type) of the file system holding `path` (or its nearest existing parent)."""
-    path = path.absolute()
-    while not path.exists() and path != path.parent:
-        path = path.parent
-    real = os.path.realpath(path)
-    best = ("/", "?")
-    try:
-        with open("/proc/mounts", encoding="utf-8") as f:
-            for line in f:
-                parts = line.split()
-                if len(parts) < 3:
-                    continue
-                mount = parts[1].replace("\\040", " ")
-                inside = real == mount or real.startswith(mount.rstrip("/") + "/")
-                if inside and len(mount) >= len(best[0]):
-                    best = (mount, parts[2])
-    except OSError:
-        pass
-    return best
 
 
 SERVICE_STATE = Path("/var/lib/companion")

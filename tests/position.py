@@ -14,7 +14,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.engine import Game, Rules
+import pytest
+
+from companion.engine import Event, Game, IllegalAction, Rules, parse
 from companion.engine import board as board_
 from companion.engine.state import BOAT, CHANCE, LAND, LOST, OFF, SAVED, SEA, State
 
@@ -129,6 +131,17 @@ class Position:
         return Game(s)
 
 
+def refused(game: Game, text: str) -> IllegalAction:
+    """The refusal `text` meets (the test fails if it is carried out)."""
+    with pytest.raises(IllegalAction) as info:
+        game.apply(parse(text))
+    return info.value
+
+
+def kinds(events: list[Event]) -> list[str]:
+    return [e.kind for e in events]
+
+
 def at(game: Game, name: str) -> list[str]:
     """What stands at hex `name`, in words, for assertions."""
     s, h = game.state, hx(name)
@@ -139,4 +152,4 @@ def at(game: Game, name: str) -> list[str]:
     return out
 
 
-__all__ = ["SAVED", "SEA", "Position", "at", "hx"]
+__all__ = ["SAVED", "SEA", "Position", "at", "hx", "kinds", "refused"]

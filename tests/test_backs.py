@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import pytest
-
-from companion.engine import REFEREE, Game, IllegalAction, parse
+from companion.engine import REFEREE, Game, parse
 from companion.engine import board as board_
 from companion.engine.state import BOAT, LAND, LOST
-from tests.position import LAYOUT, SAVED, SEA, TERRAIN, Position, at
+from tests.position import LAYOUT, SAVED, SEA, TERRAIN, Position, at, kinds, refused
 
 
 def tiles_of(terrain: str) -> list[str]:
@@ -16,16 +14,6 @@ def tiles_of(terrain: str) -> list[str]:
         for h, letter in zip(board_.LAND, LAYOUT, strict=True)
         if TERRAIN[letter] == terrain
     ]
-
-
-def kinds(events: list) -> list[str]:
-    return [e.kind for e in events]
-
-
-def refused(game: Game, text: str) -> IllegalAction:
-    with pytest.raises(IllegalAction) as info:
-        game.apply(parse(text))
-    return info.value
 
 
 def boat_where(game: Game, boat: int) -> str | None:

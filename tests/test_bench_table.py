@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from companion import bench
+from companion.mounts import filesystem
 
 
 def test_the_table_figures_are_measured_in_the_state_directory_and_cleaned_up(
@@ -34,5 +35,6 @@ def test_without_a_state_directory_the_store_goes_in_the_current_one(
 def test_the_filesystem_is_read_from_proc_mounts() -> None:
     with open("/proc/mounts", encoding="utf-8") as f:
         root = next(line.split()[2] for line in f if line.split()[1] == "/")
-    assert bench.filesystem(Path("/")) == root
-    assert bench.filesystem(Path("/proc/self")) == "proc"
+    assert filesystem(Path("/"))[1] == root
+    assert filesystem(Path("/proc/self")) == ("/proc", "proc")
+    assert filesystem(Path("/proc/no/such/file"))[1] == "proc"  # its nearest existing parent

@@ -4,20 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from companion.engine import Game, IllegalAction, MalformedAction, parse
+from companion.engine import Game, MalformedAction, parse
 from companion.engine import board as board_
 from companion.engine.state import BOAT, LOST
-from tests.position import SEA, Position, at
-
-
-def refused(game: Game, text: str) -> IllegalAction:
-    with pytest.raises(IllegalAction) as info:
-        game.apply(parse(text))
-    return info.value
-
-
-def kinds(events: list) -> list[str]:
-    return [e.kind for e in events]
+from tests.position import SEA, Position, at, kinds, refused
 
 
 def steps(game: Game) -> set[str]:

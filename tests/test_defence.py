@@ -6,11 +6,7 @@ import pytest
 
 from companion.engine import REFEREE, Game, IllegalAction, parse
 from companion.engine.state import BOAT, LOST
-from tests.position import SEA, Position, at
-
-
-def kinds(events: list) -> list[str]:
-    return [e.kind for e in events]
+from tests.position import SEA, Position, at, kinds
 
 
 def hand_count(game: Game, seat: int) -> int:

@@ -9,7 +9,7 @@ import pytest
 
 from companion.engine import Game, IllegalAction, notation, parse
 from companion.engine.state import BOAT, LOST, OFF, SAVED, SEA
-from tests.position import Position, at, hx
+from tests.position import Position, at, hx, kinds
 
 DONE = ("done",)
 
@@ -30,10 +30,6 @@ def refused(game: Game, text: str) -> str:
         game.apply(parse(text))
     assert game.to_json() == before
     return error.value.rule
-
-
-def kinds(events: list) -> list[str]:
-    return [e.kind for e in events]
 
 
 # -- B-12: from land ------------------------------------------------------------------------

@@ -7,7 +7,7 @@ import pytest
 from companion.engine import REFEREE, Game, IllegalAction, MalformedAction, parse
 from companion.engine import board as board_
 from companion.engine.state import LOST
-from tests.position import LAYOUT, SAVED, SEA, TERRAIN, Position, at
+from tests.position import LAYOUT, SAVED, SEA, TERRAIN, Position, at, kinds, refused
 
 
 def tiles_of(terrain: str) -> list[str]:
@@ -21,16 +21,6 @@ def tiles_of(terrain: str) -> list[str]:
 
 def sinkable(game: Game) -> set[str]:
     return {board_.name(a[1]) for a in game.legal_actions() if a[0] == "sink"}
-
-
-def refused(game: Game, text: str) -> IllegalAction:
-    with pytest.raises(IllegalAction) as info:
-        game.apply(parse(text))
-    return info.value
-
-
-def kinds(events: list) -> list[str]:
-    return [e.kind for e in events]
 
 
 # -- B-20: the order of the terrains --------------------------------------------------------

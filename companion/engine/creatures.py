@@ -57,17 +57,7 @@ def apply_creature(s: State, action: Action, ev: list[Event]) -> None:
         end_turn(s, ev)
         return
     _, c, h = action
-    ev.append(
-        Event(
-            "creature_moved",
-            {
-                "creature": pieces.creature(s, c),
-                "from": board.name(s.c_pos[c]),
-                "to": board.name(h),
-            },
-        )
-    )
-    pieces.put_creature(s, c, h)
+    pieces.move_creature(s, c, h, ev)
     s.ctx["creature"] = c
     s.ctx["steps"] += 1
     kind = s.c_kind[c]

@@ -159,17 +159,7 @@ def apply_effect(s: State, action: Action, ev: list[Event]) -> None:
         return
     if verb == "put":
         _, c, h = action
-        ev.append(
-            Event(
-                "creature_moved",
-                {
-                    "creature": pieces.creature(s, c),
-                    "from": board.name(s.c_pos[c]),
-                    "to": board.name(h),
-                },
-            )
-        )
-        pieces.put_creature(s, c, h)
+        pieces.move_creature(s, c, h, ev)
         _to_movement(s)
         return
     movement.apply_step(s, action, ev, uses_swim=False)  # B-16

@@ -148,6 +148,13 @@ def put_creature(s: State, c: int, h: int) -> None:
     counts[h] += 1
 
 
+def move_creature(s: State, c: int, h: int, ev: list[Event]) -> None:
+    """Creature c moves from where it is to h (a die's step or a red tile's move)."""
+    ev.append(Event("creature_moved", {"creature": creature(s, c),
+                                       "from": board.name(s.c_pos[c]), "to": board.name(h)}))  # fmt: skip
+    put_creature(s, c, h)
+
+
 def remove_creature(s: State, c: int) -> None:
     """Creature c leaves the game (a whirlpool, a repellent)."""
     s.count(c)[s.c_pos[c]] -= 1
