@@ -18,6 +18,7 @@ import pytest
 
 from companion.engine import Event, Game, IllegalAction, Rules, parse
 from companion.engine import board as board_
+from companion.engine.fivesix import for_players
 from companion.engine.state import BOAT, CHANCE, LAND, LOST, OFF, SAVED, SEA, State
 
 # A fixed island for scenario tests: 16 beach, 16 forest, 8 mountain over board.LAND.
@@ -31,8 +32,15 @@ def hx(name: str) -> int:
 
 
 class Position:
-    def __init__(self, players: int = 2, mode: str = "digital", **options: str) -> None:
-        self.s = State(Rules(options=options), players, seed=0, mode=mode)
+    def __init__(
+        self,
+        players: int = 2,
+        mode: str = "digital",
+        modules: tuple[str, ...] = ("base",),
+        **options: str,
+    ) -> None:
+        rules = for_players(Rules(modules, options), players)  # as Game.new would have them
+        self.s = State(rules, players, seed=0, mode=mode)
         s = self.s
         for h, letter in zip(board_.LAND, LAYOUT, strict=True):
             s.terrain[h] = TERRAIN[letter]

@@ -252,6 +252,22 @@ ILLEGAL: list[tuple[str, str, Build, str, set[str]]] = [
     ("repel", "with no attack under way", table, "repel", {"B-8"}),
     ("reveal", "a value the seat no longer has", revealing, "reveal A2 =6", {"B-31"}),
     ("reveal", "a person not saved", revealing, "reveal B1 =1", {"B-31"}),
+    (
+        "dive",
+        "the dive dice in a game with the red die",
+        lambda: table("roll"),
+        "dive shark 2",
+        {"B-10"},
+    ),
+    (
+        "protect",
+        "a dolphin switch in a game without dolphins",
+        creature_step,
+        "protect dolphin1 A1",
+        {"D-9"},
+    ),
+    ("grab", "a squid's grab with no squid about", table, "grab B1", {"B-8"}),
+    ("ride", "riding with no dolphin", table, "ride A2 1.5", {"D-8"}),
 ]
 
 
@@ -322,7 +338,7 @@ JUNK: list[Any] = [
     ("sink", True),
     ("sink", 25.0),
     ("sail", 12, 5),
-    ("creature", 16, 5),
+    ("creature", 25, 5),
     ("place", 33, 7),
     ("place", 33, 0),
     ("roll", "dolphin"),

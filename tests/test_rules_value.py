@@ -120,19 +120,23 @@ def test_option_value_of_the_wrong_type_is_refused() -> None:
         Rules(options={"tiebreak": True})  # type: ignore[dict-item]
 
 
-@pytest.mark.parametrize("module", sorted(SPEC_MODULES - {"base"}))
+# Modules asked for in a combination the rules allow, so that only playability is in question.
+ALLOWED_WITH = {"squid-variant-1": ("base", "squid"), "escape-1986": ()}
+
+
+@pytest.mark.parametrize("module", sorted(SPEC_MODULES - PLAYABLE))
 def test_modules_not_yet_playable_are_refused(module: str) -> None:
     """§11: the other modules are named but cannot be played in this version."""
     assert module not in PLAYABLE
     with pytest.raises(RulesError, match=module) as info:
-        Rules(modules=("base", module))
+        Rules(modules=(*ALLOWED_WITH.get(module, ("base",)), module))
     assert "playable" in str(info.value)
 
 
 def test_game_refuses_player_counts_and_modes_it_cannot_play() -> None:
-    """B-4: the base game is for 2 to 4 players (5-6 need the `five-six` kit); the mode is
-    digital or physical."""
-    for players in (1, 5, 6):
+    """B-4: the base game is for 2 to 4 players (5-6 with the `five-six` kit, which they
+    imply); the mode is digital or physical."""
+    for players in (1, 7):
         with pytest.raises(RulesError, match=str(players)):
             Game.new(Rules(), players=players)
     with pytest.raises(RulesError, match="hybrid"):
@@ -196,5 +200,6 @@ def test_parse_reads_the_command_line_words() -> None:
     assert Rules.parse("") == Rules()
     with pytest.raises(RulesError, match="tiebreak"):
         Rules.parse("base", ["tiebreak"])
-    with pytest.raises(RulesError, match="dive-dice"):
-        Rules.parse("base,dive-dice")
+    assert Rules.parse("base, dive-dice,squid").modules == ("base", "dive-dice", "squid")
+    with pytest.raises(RulesError, match="squid-variant-1"):
+        Rules.parse("base,squid-variant-1")  # Q-7: the variant needs the squid

@@ -86,9 +86,10 @@ def test_B_3_serpents_start_on_the_five_serpent_spaces() -> None:
     assert s.on_board("shark") == [] and s.on_board("whale") == []
 
 
-@pytest.mark.parametrize("players", [1, 5, 6])
-def test_B_4_base_game_refuses_a_player_count_outside_2_to_4(players: int) -> None:
-    """B-4: the base game is for 2 to 4 players."""
+@pytest.mark.parametrize("players", [0, 1, 7])
+def test_B_4_base_game_refuses_a_player_count_outside_2_to_6(players: int) -> None:
+    """B-4: the base game is for 2 to 4 players; 5 and 6 play with the 5-6 player kit
+    (tests/test_five_six.py); no other count is possible."""
     with pytest.raises(RulesError, match="B-4"):
         Game.new(Rules(), players=players)
 

@@ -7,6 +7,7 @@ list; its text form is what logs and tests read::
     move A3 4.5        board A3 b2      sail b2 4.5      done            sink 3.4
     back shark         back red         pick A3          take b2         roll whale
     creature shark2 4.5                 put whale1 7.9   repel           reveal A3 =5
+    dive starfish D    dive shark 2     protect dolphin1 A3              grab B2         ride A3 4.5
 
 People are named by seat letter and number (``A3``: seat 1's third person), boats ``b1``..``b12``,
 creatures by kind and number (``shark2``), hexes ``row.col`` or a safe island's corner.
@@ -17,7 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import board
-from .data import BACKS, PEOPLE_VALUES, PIECES, TERRAINS
+from .data import BACKS, DIE_FACES, DIVE_DISTANCES, DIVE_KINDS, PEOPLE_VALUES, PIECES, TERRAINS
 from .errors import MalformedAction
 from .state import CREATURE_KINDS, SEAT_LETTERS, Action, person_name
 
@@ -41,6 +42,10 @@ SHAPES: dict[str, tuple[str, ...]] = {
     "put": ("creature", "hex"),
     "repel": (),
     "reveal": ("person", "value"),
+    "dive": ("dive-kind", "distance"),
+    "protect": ("creature", "person"),
+    "grab": ("person",),
+    "ride": ("person", "hex"),
 }
 
 
@@ -49,8 +54,9 @@ def _valid(kind: str, x: Any) -> bool:
         return True
     if kind == "back?":
         return x == "red" or x in BACKS
-    if kind in ("terrain", "back", "face"):
-        words = {"terrain": TERRAINS, "back": BACKS, "face": CREATURE_KINDS}[kind]
+    if kind in ("terrain", "back", "face", "dive-kind", "distance"):
+        words = {"terrain": TERRAINS, "back": BACKS, "face": DIE_FACES,
+                 "dive-kind": DIVE_KINDS, "distance": DIVE_DISTANCES}[kind]  # fmt: skip
         return isinstance(x, str) and x in words
     if not isinstance(x, int) or isinstance(x, bool):
         return False

@@ -1,32 +1,68 @@
-"""Step 4 of a turn: the creature die, a creature's move, its attack, and the defence window.
+"""Step 4 of a turn: the creature die (or the two dive dice), a creature's move, its attack, and
+the defence window.
 
-B-10, B-24 ... B-29. A move of several spaces is one decision per space; the creature stops where
-it enters something it can attack, and attacks there. Before a shark or whale moved by another
+B-10, B-24 ... B-29 with the red die; D-1, D-3 ... D-9 with the dive dice; Q-3 ... Q-5 for the
+Giant Squid. A move of several spaces is one decision per space; a creature stops where it
+enters something it can attack, and attacks there. Before a shark or whale moved by another
 player attacks, the attacked players who may hold the matching repellent are asked (B-29, B-43).
+When a move ends, the phase becomes ``end`` and the game passes the turn once any decision the
+move raised (a dolphin's protege, a squid's prey) is taken.
 """
 
 from __future__ import annotations
 
-from . import board, hand, pieces
-from .data import DIE_FACES, STEPS
+from . import board, hand, pieces, scoring, squid
+from .data import DIE_FACES, DIVE_DISTANCES, DIVE_KINDS, STEPS, WILD
 from .errors import IllegalAction
 from .events import Event
-from .state import CHANCE, OFF, Action, State
+from .state import CHANCE, OFF, Action, State, person_name
 
 FACES = tuple(sorted(set(DIE_FACES)))
+DIVES = tuple((k, d) for k in DIVE_KINDS for d in sorted(set(DIVE_DISTANCES)))
 REPELLENT = {"shark": "shark-repellent", "whale": "whale-repellent"}
+WILD_KINDS = frozenset({"serpent", "shark", "whale", "dolphin", "boat"})
+SQUID_STEPS = 3  # Q-3: up to three spaces on the red die
+
+
+def dive_dice(s: State) -> bool:
+    return "dive-dice" in s.rules.modules
 
 
 def legal_roll(s: State) -> list[Action]:
+    if dive_dice(s):  # D-1: the two dive dice replace the red die
+        return [("dive", k, d) for k, d in DIVES]
     return [("roll", f) for f in FACES]
 
 
 def apply_roll(s: State, action: Action, ev: list[Event]) -> None:
-    face = action[1]
-    s.roll = face
-    ev.append(Event("rolled", {"seat": s.turn, "face": face}))
-    s.ctx = {"kind": face, "creature": None, "steps": 0}
+    if action[0] == "dive":
+        _, kind, dist = action
+        s.roll = f"{kind} {dist}"
+        ev.append(Event("dived", {"seat": s.turn, "kind": kind, "distance": dist}))
+    else:
+        kind, dist = action[1], None
+        s.roll = kind
+        ev.append(Event("rolled", {"seat": s.turn, "face": kind}))
+    s.ctx = {"kind": kind, "dist": dist, "creature": None, "boat": None, "steps": 0}
     s.phase, s.actor = "creature", s.turn
+
+
+def movers(s: State) -> set[str]:
+    """What the dice let the roller move: the kind rolled (the starfish: any, D-3), a squid
+    instead of a whale (Q-3), and unoccupied boats only on the dive dice (D-5)."""
+    kind = s.ctx["kind"]
+    kinds = set(WILD_KINDS) if kind == WILD else {kind}
+    if "whale" in kinds:
+        kinds.add("squid")
+    return {k for k in kinds if k in s.in_play or k == "boat"}
+
+
+def limit(s: State, kind: str) -> int:
+    """How many spaces one move may take: the red die's for the kind, or die 2's number."""
+    dist = s.ctx.get("dist")
+    if dist is not None:
+        return int(dist)
+    return SQUID_STEPS if kind == "squid" else STEPS[kind]
 
 
 def steps_of(s: State, c: int, out: list[Action]) -> None:
@@ -37,53 +73,175 @@ def steps_of(s: State, c: int, out: list[Action]) -> None:
             out.append(("creature", c, n))
 
 
+def boat_steps(s: State, b: int, out: list[Action]) -> None:
+    terrain, boat_at = s.terrain, s.boat_at
+    for n in board.WATER_NEIGHBOURS[s.b_pos[b]]:
+        if terrain[n] is None and boat_at[n] == OFF:
+            out.append(("sail", b, n))
+
+
 def legal_creature(s: State) -> list[Action]:
-    kind, c, steps = s.ctx["kind"], s.ctx["creature"], s.ctx["steps"]
+    c, b = s.ctx["creature"], s.ctx.get("boat")
     out: list[Action] = []
-    if c is None:
-        for x in s.on_board(kind):  # B-28: none of that kind, nothing to move
-            steps_of(s, x, out)
+    if c is None and b is None:
+        _first_moves(s, out)
         if not out or s.rules.option("creature_move") == "optional":
             out.append(("done",))
-    else:
-        if steps < STEPS[kind]:
+        return out
+    if s.ctx["steps"] < limit(s, "boat" if c is None else s.c_kind[c]):
+        if c is not None:
             steps_of(s, c, out)
-        out.append(("done",))
+        elif b is not None:
+            boat_steps(s, b, out)
+    out.append(("done",))
     return out
 
 
+def _first_moves(s: State, out: list[Action]) -> None:
+    kinds = movers(s)
+    dive = s.ctx.get("dist") == "D"
+    vacant = [h for h in range(board.SIZE) if s.vacant(h)] if dive else []
+    for kind in sorted(kinds - {"boat"}):
+        for c in s.on_board(kind):  # B-28: none of that kind, nothing to move
+            if dive:  # D-4: it dives to any unoccupied sea space
+                out.extend(("creature", c, h) for h in vacant)
+            else:
+                steps_of(s, c, out)
+            if kind == "squid":  # Q-3: staying put counts as its move
+                out.append(("creature", c, s.c_pos[c]))
+            if kind == "dolphin":  # D-9: or it turns to another swimmer where it is
+                guarded = s.guard.get(c)
+                out.extend(
+                    ("protect", c, p)
+                    for p in s.swimmers[s.c_pos[c]]
+                    if p != guarded and s.guardian(p) is None
+                )
+    if "boat" in kinds:  # D-5: never an occupied boat
+        for b, pos in enumerate(s.b_pos):
+            if pos != OFF and not s.b_people[b]:
+                if dive:
+                    out.extend(("sail", b, h) for h in vacant)
+                else:
+                    boat_steps(s, b, out)
+
+
 def apply_creature(s: State, action: Action, ev: list[Event]) -> None:
-    if action[0] == "done":
-        end_turn(s, ev)
+    verb = action[0]
+    if verb == "done":
+        c = s.ctx["creature"]
+        if c is not None and s.c_kind[c] == "squid":
+            squid.strikes(s, c, ev)
+        s.phase = "end"
+        return
+    if verb == "protect":  # D-9
+        _, d, p = action
+        pieces.release(s, d, ev)
+        pieces.protect(s, d, p, ev)
+        s.phase = "end"
+        return
+    s.ctx["steps"] += 1
+    if verb == "sail":
+        _, b, h = action
+        ev.append(Event("drifted", {"boat": f"b{b + 1}", "from": board.name(s.b_pos[b]),
+                                    "to": board.name(h)}))  # fmt: skip
+        pieces.boat_to(s, b, h, ev)
+        s.ctx["boat"] = b
+        if s.ctx.get("dist") == "D" or s.ctx["steps"] >= limit(s, "boat"):
+            s.phase = "end"
         return
     _, c, h = action
+    stays = h == s.c_pos[c]
     pieces.move_creature(s, c, h, ev)
     s.ctx["creature"] = c
-    s.ctx["steps"] += 1
     kind = s.c_kind[c]
-    if kind == "serpent":  # B-24: one space, then it strikes whatever is there
-        b = s.boat_at[h]
-        if b != OFF and s.b_people[b]:
+    last = s.ctx.get("dist") == "D" or stays or s.ctx["steps"] >= limit(s, kind)
+    ARRIVE[kind](s, c, h, last, ev)
+
+
+def _serpent(s: State, c: int, h: int, last: bool, ev: list[Event]) -> None:
+    """B-24: it destroys an occupied boat with its passengers and eats swimmers."""
+    b = s.boat_at[h]
+    occupied = b != OFF and bool(s.b_people[b])
+    if occupied or _prey(s, h):
+        if occupied:
             pieces.sink_boat(s, b, ev)
         pieces.eat(s, h, "serpent", ev)
-        end_turn(s, ev)
-    elif can_attack(s, kind, h):
+        s.phase = "end"
+    elif last:
+        s.phase = "end"
+
+
+def _shark(s: State, c: int, h: int, last: bool, ev: list[Event]) -> None:
+    """B-25: it stops on swimmers and eats them all (those no dolphin protects, D-5)."""
+    if _prey(s, h):
         attack(s, c, h, s.turn, ev, then="end")
-    elif s.ctx["steps"] == STEPS[kind]:
-        end_turn(s, ev)
+    elif last:
+        s.phase = "end"
+
+
+def _whale(s: State, c: int, h: int, last: bool, ev: list[Event]) -> None:
+    """B-26: it stops on an occupied boat and capsizes it; Q-5: it stops on a squid and
+    removes it first."""
+    squids = [x for x in s.on_board("squid") if s.c_pos[x] == h]
+    for x in squids:
+        ev.append(Event("squid_removed", {"squid": pieces.creature(s, x), "by": pieces.creature(s, c),
+                                          "hex": board.name(h)}))  # fmt: skip
+        pieces.remove_creature(s, x)
+    b = s.boat_at[h]
+    if b != OFF and s.b_people[b]:
+        attack(s, c, h, s.turn, ev, then="end")
+    elif squids or last:
+        s.phase = "end"
+
+
+def _squid(s: State, c: int, h: int, last: bool, ev: list[Event]) -> None:
+    """Q-3: it stops on an occupied boat, a whale, or next to land with people; Q-4 follows."""
+    b = s.boat_at[h]
+    if last or (b != OFF and s.b_people[b]) or s.n_whale[h] or _beside_people(s, h):
+        squid.strikes(s, c, ev)
+        s.phase = "end"
+
+
+def _dolphin(s: State, c: int, h: int, last: bool, ev: list[Event]) -> None:
+    """D-6: it stops with swimmers and protects one of them, the mover choosing."""
+    free = [p for p in s.swimmers[h] if s.guardian(p) is None]
+    if len(free) == 1:
+        pieces.protect(s, c, free[0], ev)
+    elif free:
+        pieces.interrupt(s, {"kind": "guard", "actor": s.turn, "hex": h, "people": free})
+    if free or last:
+        s.phase = "end"
+
+
+ARRIVE = {
+    "serpent": _serpent,
+    "shark": _shark,
+    "whale": _whale,
+    "squid": _squid,
+    "dolphin": _dolphin,
+}
+
+
+def _prey(s: State, h: int) -> bool:
+    """Swimmers at h that a creature may attack (protected ones may not, D-5)."""
+    return any(s.guardian(p) is None for p in s.swimmers[h]) if s.guard else bool(s.swimmers[h])
+
+
+def _beside_people(s: State, h: int) -> bool:
+    return any(s.land_people[n] for n in board.WATER_NEIGHBOURS[h])
 
 
 def can_attack(s: State, kind: str, h: int) -> bool:
     """B-25: a shark attacks swimmers; B-26: a whale attacks an occupied boat."""
     if kind == "shark":
-        return bool(s.swimmers[h])
+        return _prey(s, h)
     b = s.boat_at[h]
     return b != OFF and bool(s.b_people[b])
 
 
 def attacked_seats(s: State, kind: str, h: int) -> set[int]:
     if kind == "shark":
-        return {p // 10 for p in s.swimmers[h]}
+        return {p // 10 for p in s.swimmers[h] if s.guardian(p) is None}
     return set(s.controllers(s.boat_at[h]))
 
 
@@ -115,13 +273,13 @@ def strike(s: State, ev: list[Event]) -> None:
         pieces.eat(s, h, "shark", ev)
     else:
         pieces.wreck(s, s.boat_at[h], "whale", ev)  # B-26: capsized, passengers swim
-    go_on(s, then, ev)
+    go_on(s, then)
 
 
-def go_on(s: State, then: str, ev: list[Event]) -> None:
+def go_on(s: State, then: str) -> None:
     s.ctx = {}
     if then == "end":
-        end_turn(s, ev)
+        s.phase = "end"
     else:
         s.phase, s.actor = "roll", CHANCE
 
@@ -141,19 +299,10 @@ def apply_defence(s: State, action: Action, ev: list[Event]) -> None:
         i = hand.find(s, seat, tile)
         assert i is not None
         hand.take(s, seat, i, tile)
-        ev.append(
-            Event(
-                "repelled",
-                {
-                    "seat": seat,
-                    "back": tile,
-                    "creature": pieces.creature(s, c),
-                    "hex": board.name(s.ctx["hex"]),
-                },
-            )
-        )
+        ev.append(Event("repelled", {"seat": seat, "back": tile, "creature": pieces.creature(s, c),
+                                     "hex": board.name(s.ctx["hex"])}))  # fmt: skip
         pieces.remove_creature(s, c)
-        go_on(s, s.ctx["then"], ev)
+        go_on(s, s.ctx["then"])
         return
     queue.pop(0)
     if queue:
@@ -164,6 +313,8 @@ def apply_defence(s: State, action: Action, ev: list[Event]) -> None:
 
 def end_turn(s: State, ev: list[Event]) -> None:
     """The turn passes to the next seat, who starts at step 1."""
+    if not s.pending and scoring.end_if_over(s, ev):
+        return  # C-2: the last person left the board during this turn, which ends the game
     s.turns_taken[s.turn] += 1
     s.swam.clear()
     s.roll = None
@@ -176,21 +327,49 @@ def end_turn(s: State, ev: list[Event]) -> None:
 def explain(s: State, action: Action) -> IllegalAction:
     verb = action[0]
     if verb == "roll":
+        if dive_dice(s):
+            return IllegalAction(
+                "D-1", "the red die is not used with the dive dice: roll both dive dice"
+            )
         return IllegalAction("B-10", f"the creature die has no {action[1]} face")
+    if verb == "dive":
+        if not dive_dice(s):
+            return IllegalAction("B-10", "the dive dice are not in this game: roll the red die")
+        return IllegalAction("D-3", f"the dive dice have no faces {action[1]} and {action[2]}")
     if verb == "repel":
         tile = REPELLENT[s.c_kind[s.ctx["creature"]]]
         return IllegalAction("B-43", f"seat {s.actor + 1} cannot be holding a {tile}")
     if verb == "done":
         return IllegalAction("B-10", "the rolled creature must move (creature_move=mandatory)")
-    kind, chosen = s.ctx["kind"], s.ctx["creature"]
+    kinds, chosen = movers(s), s.ctx["creature"]
+    if verb == "sail":
+        if "boat" not in kinds:
+            return IllegalAction(
+                "D-5", "the dice name no boat: only the dive dice move unoccupied boats"
+            )
+        if s.b_people[action[1]]:
+            return IllegalAction("D-5", "the dive dice never move an occupied boat")
+        return IllegalAction("B-13", f"boat b{action[1] + 1} cannot go to {board.name(action[2])}")
+    if verb == "protect":
+        return IllegalAction("D-9", f"the dolphin can only turn to another swimmer in its own space, "
+                                    f"not {person_name(action[2])}")  # fmt: skip
     _, c, h = action
-    if s.c_kind[c] != kind:
-        return IllegalAction("B-10", f"the die shows {kind}: move a {kind}")
+    kind = s.c_kind[c]
+    if kind not in kinds:
+        return IllegalAction(
+            "B-10", f"the dice name {s.ctx['kind']}: move one of {', '.join(sorted(kinds))}"
+        )
     if s.c_pos[c] == OFF:
         return IllegalAction("B-28", f"{pieces.creature(s, c)} is not on the board")
     if chosen is not None and c != chosen:
         return IllegalAction("B-10", "one creature moves, not two")
-    if chosen is not None and s.ctx["steps"] >= STEPS[kind]:
-        rule = {"serpent": "B-24", "shark": "B-25", "whale": "B-26"}[kind]
-        return IllegalAction(rule, f"a {kind} moves at most {STEPS[kind]} spaces")
+    if s.ctx.get("dist") == "D":
+        return IllegalAction(
+            "D-4", f"a diving creature goes to an unoccupied sea space, not {board.name(h)}"
+        )
+    if chosen is not None and s.ctx["steps"] >= limit(s, kind):
+        rule = {"serpent": "B-24", "shark": "B-25", "whale": "B-26"}.get(kind, "D-4")
+        if s.ctx.get("dist") is not None:
+            rule = "D-4"
+        return IllegalAction(rule, f"a {kind} moves at most {limit(s, kind)} spaces here")
     return IllegalAction("B-27", f"creatures move to an adjacent sea space, not {board.name(h)}")

@@ -20,6 +20,7 @@ def _load(name: str) -> dict[str, Any]:
 DECK_DATA = _load("deck")
 DIE_DATA = _load("die")
 BOX_DATA = _load("box")
+DIVE_DATA = _load("dive_dice")
 
 TERRAINS: tuple[str, ...] = ("beach", "forest", "mountain")
 """In the order they sink (B-20)."""
@@ -42,6 +43,10 @@ DECK: dict[str, dict[str, int]] = {
 TERRAIN_COUNT: dict[str, int] = dict(DECK_DATA["terrains"])
 
 DIE_FACES: tuple[str, ...] = tuple(DIE_DATA["faces"])
+DIVE_KINDS: tuple[str, ...] = tuple(DIVE_DATA["kind_faces"])
+DIVE_DISTANCES: tuple[str, ...] = tuple(DIVE_DATA["distance_faces"])
+WILD = "starfish"
+"""Die 1's wild face: any one of the five things the die can name (D-3)."""
 PEOPLE_VALUES: tuple[int, ...] = tuple(BOX_DATA["people_values"])
 PIECES: dict[str, int] = dict(BOX_DATA["pieces"])
 BOATS_PER_PLAYER: int = BOX_DATA["boats_per_player"]
@@ -52,7 +57,12 @@ STEPS = {"serpent": 1, "shark": 2, "whale": 3}
 
 UNVERIFIED: dict[str, str] = {
     name: data["source"]
-    for name, data in (("deck", DECK_DATA), ("die", DIE_DATA), ("box", BOX_DATA))
+    for name, data in (
+        ("deck", DECK_DATA),
+        ("die", DIE_DATA),
+        ("box", BOX_DATA),
+        ("dive_dice", DIVE_DATA),
+    )
     if not data["verified"]
 }
 """Data the sources do not settle, with where each number comes from."""

@@ -12,12 +12,24 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from . import actions, creatures, hand, movement, scoring, setup, sinking, views
-from .data import DIE_FACES, TERRAIN_COUNT
+from . import (
+    actions,
+    creatures,
+    fivesix,
+    hand,
+    interrupts,
+    movement,
+    overpopulated,
+    scoring,
+    setup,
+    sinking,
+    views,
+)
+from .data import DIE_FACES, DIVE_DISTANCES, DIVE_KINDS, TERRAIN_COUNT
 from .errors import IllegalAction, RulesError
 from .events import REFEREE, Event, View
 from .rules import Rules
-from .state import CHANCE, NOBODY, Action, State
+from .state import CHANCE, NOBODY, Action, State, person_name
 
 Legal = Callable[[State], list[Action]]
 Apply = Callable[[State, Action, list[Event]], None]
@@ -37,6 +49,8 @@ PHASES: dict[str, tuple[Legal, Apply, Explain]] = {
     "roll": (creatures.legal_roll, creatures.apply_roll, creatures.explain),
     "creature": (creatures.legal_creature, creatures.apply_creature, creatures.explain),
     "defence": (creatures.legal_defence, creatures.apply_defence, creatures.explain),
+    "rush": (overpopulated.legal, overpopulated.apply, overpopulated.explain),
+    "interrupt": (interrupts.legal, interrupts.apply, interrupts.explain),
     "reveal": (scoring.legal_reveal, scoring.apply_reveal, scoring.explain),
 }
 
@@ -55,6 +69,8 @@ STEP_RULE = {
     "roll": ("B-10", "step 4: the creature die is awaited"),
     "creature": ("B-10", "step 4: move the rolled creature"),
     "defence": ("B-29", "a defensive tile may be played"),
+    "rush": ("P-5", "the people of the sunk tile have their immediate movement point"),
+    "interrupt": ("D-6", "a choice the last move raised must be made first"),
     "reveal": ("B-31", "saved people's values are being told"),
     "over": ("B-30", "the game is over"),
 }
@@ -65,14 +81,16 @@ VERBS = {
     "boat": {"boat"},
     "tile": {"play", "done"},
     "effect": {"move", "board", "sail", "put", "done"},
-    "move": {"move", "board", "sail", "done"},
+    "move": {"move", "board", "sail", "ride", "done"},
     "sink": {"sink"},
     "back": {"back"},
     "take": {"take"},
     "pick": {"pick"},
-    "roll": {"roll"},
-    "creature": {"creature", "done"},
+    "roll": {"roll", "dive"},
+    "creature": {"creature", "sail", "protect", "done"},
+    "interrupt": {"protect", "put", "grab", "done"},
     "defence": {"repel", "done"},
+    "rush": {"move", "board", "done"},
     "reveal": {"reveal"},
 }
 
@@ -94,9 +112,12 @@ class Game:
     @classmethod
     def new(cls, rules: Rules, players: int = 4, seed: int = 0, mode: str = "digital") -> Game:
         """A game about to be laid out. `mode`: ``digital`` (values chosen, tiles dealt by the
-        engine) or ``physical`` (values and red backs unknown until the table tells them)."""
-        if not 2 <= players <= 4:
-            raise RulesError(f"the base game is for 2 to 4 players, not {players} (B-4)")
+        engine) or ``physical`` (values and red backs unknown until the table tells them).
+
+        2 to 4 players, or 5 to 6 with the 5-6 player kit, which 5 or 6 players imply (B-4,
+        P-1, P-2); Overpopulated! needs 5 or 6 (P-4). A count the rules do not allow is a
+        RulesError."""
+        rules = fivesix.for_players(rules, players)
         if mode not in MODES:
             raise RulesError(f"mode must be digital or physical, not {mode!r}")
         return cls(State(rules, players, seed, mode))
@@ -130,11 +151,17 @@ class Game:
     def chance_outcomes(self) -> list[tuple[Action, float]]:
         """At a table decision: each outcome with its probability when drawn by the engine."""
         s = self.state
+        weights: list[tuple[Action, int]]
         if s.phase == "terrain":
             laid = setup.terrain_laid(s)
             weights = [(("terrain", t), TERRAIN_COUNT[t] - laid[t]) for t in setup.terrain_left(s)]
         elif s.phase == "back":
             weights = [(("back", k), n) for k, n in sinking.back_weights(s)]
+        elif s.phase == "roll" and creatures.dive_dice(s):
+            weights = [
+                (("dive", k, d), DIVE_KINDS.count(k) * DIVE_DISTANCES.count(d))
+                for k, d in creatures.DIVES
+            ]
         elif s.phase == "roll":
             weights = [(("roll", f), DIE_FACES.count(f)) for f in creatures.FACES]
         else:
@@ -193,6 +220,25 @@ class Game:
         s = self.state
         while True:
             self._legal = self._legal_set = None
+            if s.pending and s.phase != "interrupt":
+                # a choice the last move raised comes first; then the paused phase goes on
+                s.pending[0]["resume"] = [s.phase, s.actor, s.ctx]
+                s.phase, s.actor, s.ctx = "interrupt", s.pending[0]["actor"], {}
+                continue
+            if s.phase == "interrupt" and not self.legal_actions():
+                interrupts.finish(s, ev)  # nothing left to choose
+                continue
+            if not s.pending and scoring.end_if_over(s, ev):
+                continue  # C-2, C-4: the game ends at once, mid-turn if need be
+            if s.phase == "end":
+                creatures.end_turn(s, ev)
+                continue
+            if s.phase == "sink" and sinking.current_terrain(s) is None:
+                s.phase, s.actor = "roll", CHANCE  # no land tile is left to remove (C-2)
+                continue
+            if s.phase == "roll" and s.from_sunk:
+                overpopulated.start(s, ev)  # P-5: the immediate point comes before the die
+                continue
             if s.phase == "start":
                 s.phase, s.actor = "tile", s.turn
                 ev.append(Event("turn", {"seat": s.turn}))
@@ -211,6 +257,9 @@ class Game:
         if s.phase not in PHASES or action[0] not in VERBS[s.phase]:
             rule, what = STEP_RULE[s.phase]
             return IllegalAction(rule, f"{actions.notation(action)} is not possible now: {what}")
+        for kind, x in zip(actions.SHAPES[action[0]], action[1:], strict=True):
+            if kind == "person" and x not in s.p_owner:
+                return _not_in_game(s, x)
         return PHASES[s.phase][2](s, action)
 
     # -- seeing and storing ------------------------------------------------------------------
@@ -235,6 +284,18 @@ class Game:
 
     def copy(self) -> Game:
         return Game(self.state.copy())
+
+
+def _not_in_game(s: State, p: int) -> IllegalAction:
+    """The refusal of an action naming a person who is not in this game (B-4, P-1, P-2)."""
+    name = person_name(p)
+    if p // 10 >= s.players:
+        return IllegalAction("B-4", f"{name} is not in this game: it has {s.players} players")
+    each = len(fivesix.people_values(s.rules, s.players))
+    return IllegalAction(
+        "P-1" if s.players == 5 else "P-2",
+        f"{name} is not in this game: with {s.players} players each has {each} people",
+    )
 
 
 def replay(rules: Rules, players: int, seed: int, mode: str, log: list[Any]) -> Game:

@@ -7,11 +7,11 @@ has such a back unaccounted for.
 
 from __future__ import annotations
 
-from . import board, movement, pieces
+from . import board, movement, pieces, squid
 from .data import TURN_TILES
 from .errors import IllegalAction
 from .events import Event
-from .sinking import left
+from .sinking import kept_backs, left
 from .state import OFF, SEA, Action, State, person_name
 
 CREATURE_OF = {"move-serpent": "serpent", "move-shark": "shark", "move-whale": "whale"}
@@ -22,6 +22,8 @@ def find(s: State, seat: int, back: str) -> int | None:
 
     A told tile is used first; among untold ones, the terrain with most such backs left.
     """
+    if back not in kept_backs(s):
+        return None  # a dolphin tile never stays in hand with the dive dice (D-2)
     hand = s.hands[seat]
     for i, (_, k) in enumerate(hand):
         if k == back:
@@ -92,13 +94,26 @@ def winds_moves(s: State, out: list[Action]) -> None:
             movement.boat_moves(s, x, out)
 
 
+def tile_creatures(s: State, back: str) -> list[int]:
+    """What a move-creature tile may move: that kind on the board — and for the whale's tile
+    a squid too, even with no whale in play (Q-3, Q-7)."""
+    kind = CREATURE_OF[back]
+    found = s.on_board(kind) if kind in s.in_play else []
+    if kind == "whale" and "squid" in s.in_play:
+        found += s.on_board("squid")
+    return found
+
+
 def put_moves(s: State, back: str, out: list[Action]) -> None:
-    """B-40 ... B-42: a creature of that kind already on the board, to any vacant sea space."""
-    creatures = s.on_board(CREATURE_OF[back])
+    """B-40 ... B-42: a creature of that kind already on the board, to any vacant sea space;
+    a squid may also stay where it is, which counts as its move (Q-3)."""
+    creatures = tile_creatures(s, back)
     if creatures:
         vacant = [h for h in range(board.SIZE) if s.vacant(h)]
         for c in creatures:
             out.extend(("put", c, h) for h in vacant)
+            if s.c_kind[c] == "squid":
+                out.append(("put", c, s.c_pos[c]))
 
 
 def effect_moves(s: State, back: str) -> list[Action]:
@@ -115,7 +130,7 @@ def effect_moves(s: State, back: str) -> list[Action]:
 def can_take_effect(s: State, back: str) -> bool:
     """Could the tile move anything now? (A cheaper question than listing every move.)"""
     if back in CREATURE_OF:
-        return bool(s.on_board(CREATURE_OF[back])) and any(map(s.vacant, range(board.SIZE)))
+        return bool(tile_creatures(s, back)) and any(map(s.vacant, range(board.SIZE)))
     return bool(effect_moves(s, back))
 
 
@@ -160,6 +175,8 @@ def apply_effect(s: State, action: Action, ev: list[Event]) -> None:
     if verb == "put":
         _, c, h = action
         pieces.move_creature(s, c, h, ev)
+        if s.c_kind[c] == "squid":
+            squid.strikes(s, c, ev)  # Q-4 after any squid move
         _to_movement(s)
         return
     movement.apply_step(s, action, ev, uses_swim=False)  # B-16

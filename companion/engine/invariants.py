@@ -7,13 +7,15 @@ boat and one boat per space; nothing but people on a safe island; pieces stand o
 from __future__ import annotations
 
 from collections import Counter
+from functools import cache
 from itertools import chain
 
 from . import board
-from .data import PEOPLE_VALUES, PIECES
+from .data import PIECES
+from .fivesix import people_values
 from .game import Game
 from .movement import BOAT_CAPACITY
-from .state import BOAT, LAND, OFF, SAVED, SEA, State, creature_name, person_name
+from .state import BOAT, CREATURE_KINDS, LAND, OFF, SAVED, SEA, State, creature_name, person_name
 
 
 def violations(game: Game | State) -> list[str]:
@@ -23,6 +25,7 @@ def violations(game: Game | State) -> list[str]:
     _people(s, out)
     _pieces(s, out)
     _boats(s, out)
+    _dolphins(s, out)
     _places(s, out)
     return out
 
@@ -47,10 +50,25 @@ def _people(s: State, out: list[str]) -> None:
     for p in seen:
         if p not in s.p_kind:
             out.append(f"an unknown person {p} is on the board")
-    per_seat = Counter(p // 10 for p in s.p_kind)
-    for seat, n in per_seat.items():
-        if n > len(PEOPLE_VALUES):
-            out.append(f"seat {seat + 1} has {n} people; the box has {len(PEOPLE_VALUES)}")
+    # P-1, P-2: people put back in the box are not in the game at all, not even as lost
+    values = people_values(s.rules, s.players)
+    if s.p_kind.keys() != _ids(s.players, len(values)):
+        per_seat = Counter(p // 10 for p in s.p_kind)
+        for seat in range(s.players):
+            if per_seat[seat] != len(values):
+                out.append(f"seat {seat + 1} has {per_seat[seat]} people; this game gives each "
+                           f"{len(values)}")  # fmt: skip
+    told = Counter((p // 10, v) for p, v in s.p_value.items() if v is not None)
+    for (seat, value), n in told.items():
+        if n > values.count(value):
+            out.append(f"seat {seat + 1} has {n} people of value {value}; this game gives each "
+                       f"{values.count(value)}")  # fmt: skip
+
+
+@cache
+def _ids(players: int, each: int) -> frozenset[int]:
+    """The people of a game: seat * 10 + k, k below the number each seat has."""
+    return frozenset(seat * 10 + k for seat in range(players) for k in range(each))
 
 
 def _pieces(s: State, out: list[str]) -> None:
@@ -69,9 +87,25 @@ def _pieces(s: State, out: list[str]) -> None:
             out.append(f"{creature_name(s.c_kind, c)} is at {board.name(pos)}, which is not sea")
         if s.c_gone[c]:
             out.append(f"{creature_name(s.c_kind, c)} left the game but is on the board")
-    for counts, kind in ((s.n_serpent, "serpent"), (s.n_shark, "shark"), (s.n_whale, "whale")):
+    for kind in CREATURE_KINDS:
+        counts = s.kind_count(kind)
         if counts != actual.get(kind, [0] * board.SIZE):
             out.append(f"the board's {kind} counts disagree with where the {kind}s are")
+
+
+def _dolphins(s: State, out: list[str]) -> None:
+    """D-6: a dolphin protects one swimmer in its own space; a swimmer has one dolphin."""
+    protected: Counter[int] = Counter(s.guard.values())
+    for d, p in s.guard.items():
+        name = creature_name(s.c_kind, d)
+        if s.c_kind[d] != "dolphin":
+            out.append(f"{name} protects someone but is no dolphin")
+        elif s.c_pos[d] == OFF:
+            out.append(f"{name} protects {person_name(p)} but is not on the board")
+        elif s.p_kind.get(p) != SEA or s.p_at[p] != s.c_pos[d]:
+            out.append(f"{name} protects {person_name(p)}, who is not swimming beside it")
+        if protected[p] > 1:
+            out.append(f"{person_name(p)} is protected by {protected[p]} dolphins")
 
 
 def _boats(s: State, out: list[str]) -> None:
@@ -99,5 +133,5 @@ def _places(s: State, out: list[str]) -> None:
         if s.swimmers[h] and not s.is_sea(h):
             out.append(f"people swim at {board.name(h)}, which is not sea")
     for h in board.SAFE_ISLANDS:
-        if s.swimmers[h] or s.boat_at[h] != OFF or s.n_serpent[h] or s.n_shark[h] or s.n_whale[h]:
+        if s.swimmers[h] or s.boat_at[h] != OFF or any(s.kind_count(k)[h] for k in CREATURE_KINDS):
             out.append(f"something other than people is on safe island {board.name(h)}")

@@ -35,9 +35,12 @@ def person_moves(s: State, p: int, out: list[Action]) -> None:
     elif kind == SEA:
         fresh = p not in s.swam
         if fresh:
+            guarded = bool(s.guard) and s.guardian(p) is not None
             for n in board.WATER_NEIGHBOURS[at]:
                 if terrain[n] is None:
                     out.append(("move", p, n))
+                    if guarded:  # D-8: or with its dolphin
+                        out.append(("ride", p, n))
         if fresh or s.rules.option("swimmer_after_swim") == "yes":
             b = boat_at[at]
             if b != OFF and len(b_people[b]) < BOAT_CAPACITY:
@@ -48,10 +51,12 @@ def person_moves(s: State, p: int, out: list[Action]) -> None:
 
 
 def boat_moves(s: State, b: int, out: list[Action]) -> None:
-    """B-13: one space into a sea space without a boat."""
-    terrain, boat_at = s.terrain, s.boat_at
+    """B-13: one space into a sea space without a boat; Q-6: an occupied boat never into a
+    squid's space."""
+    terrain, boat_at, squids = s.terrain, s.boat_at, s.n_squid
+    occupied = bool(s.b_people[b])
     for n in board.WATER_NEIGHBOURS[s.b_pos[b]]:
-        if terrain[n] is None and boat_at[n] == OFF:
+        if terrain[n] is None and boat_at[n] == OFF and not (occupied and squids[n]):
             out.append(("sail", b, n))
 
 
@@ -92,6 +97,14 @@ def apply_step(s: State, action: Action, ev: list[Event], *, uses_swim: bool = T
         pieces.boat_to(s, x, to, ev)
         return
     frm = where(s, x)
+    if verb == "ride":  # D-8: the dolphin comes along, and its protection with it
+        d = s.guardian(x)
+        assert d is not None
+        ev.append(Event("rode", {"person": person_name(x), "dolphin": pieces.creature(s, d),
+                                 "from": frm, "to": board.name(to)}))  # fmt: skip
+        pieces.put_creature(s, d, to)
+        pieces.swim(s, [x], to, ev, by_choice=uses_swim, keep_guard=True)
+        return
     if verb == "board":
         ev.append(Event("boarded", {"person": person_name(x), "boat": f"b{to + 1}", "from": frm}))
         empty = not s.b_people[to]
@@ -132,6 +145,8 @@ def explain(s: State, action: Action) -> IllegalAction:
             return IllegalAction(
                 "B-13", f"a boat never enters land or a safe island ({board.name(to)})"
             )
+        if s.boat_at[to] == OFF and s.n_squid[to]:
+            return IllegalAction("Q-6", "an occupied boat may not move into a giant squid's space")
         return IllegalAction("B-13", f"{board.name(to)} already holds a boat (one boat per space)")
     if x // 10 != seat:
         return IllegalAction("B-8", f"{person_name(x)} is not one of seat {seat + 1}'s people")
@@ -139,6 +154,12 @@ def explain(s: State, action: Action) -> IllegalAction:
     if kind not in (LAND, BOAT, SEA):
         return IllegalAction("B-19", f"{person_name(x)} is no longer on the board")
     to = action[2]
+    if verb == "ride":
+        if kind != SEA or s.guardian(x) is None:
+            return IllegalAction("D-8", f"{person_name(x)} is not a swimmer a dolphin protects")
+        if x in s.swam:
+            return IllegalAction("D-8", "with its dolphin a swimmer still moves one space per turn")
+        return IllegalAction("D-8", "a dolphin goes along one sea space, never onto land or a boat")
     if verb == "board":
         if s.b_pos[to] == OFF:
             return IllegalAction("B-12", f"boat b{to + 1} is not on the board")

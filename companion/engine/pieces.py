@@ -11,13 +11,17 @@ from .events import Event
 from .state import BOAT, LAND, LOST, OFF, SAVED, SEA, State, creature_name, person_name
 
 
-def _lift(s: State, p: int) -> None:
-    """Take person p off wherever it is now."""
+def _lift(s: State, p: int, *, keep_guard: bool = False) -> None:
+    """Take person p off wherever it is now; a swimmer leaving its dolphin loses its protection."""
     kind, at = s.p_kind[p], s.p_at[p]
     if kind == LAND:
         s.land_people[at].remove(p)
     elif kind == SEA:
         s.swimmers[at].remove(p)
+        if s.guard and not keep_guard:
+            d = s.guardian(p)
+            if d is not None:
+                del s.guard[d]
     elif kind == BOAT:
         s.b_people[at].remove(p)
 
@@ -59,26 +63,70 @@ def deadly_for_swimmers(s: State, h: int) -> str | None:
     return None
 
 
-def swim(s: State, people: list[int], h: int, ev: list[Event], *, by_choice: bool) -> None:
+def swim(
+    s: State,
+    people: list[int],
+    h: int,
+    ev: list[Event],
+    *,
+    by_choice: bool,
+    keep_guard: bool = False,
+) -> None:
     """People enter the sea at h as swimmers; a serpent or shark there eats them (B-17).
 
-    Only a swim the person chose uses up its one swim of the turn (B-16).
+    Only a swim the person chose uses up its one swim of the turn (B-16). A free dolphin at h
+    protects a swimmer as it enters (D-6); when more arrive unbidden than there are free
+    dolphins, the player whose turn it is chooses, and only then do the others meet the shark.
     """
     for p in people:
-        _lift(s, p)
+        _lift(s, p, keep_guard=keep_guard)
         s.p_kind[p] = SEA
         s.p_at[p] = h
         s.swimmers[h].append(p)
         if by_choice:
             s.swam.add(p)
+    arriving = [p for p in people if s.guardian(p) is None] if s.guard else list(people)
+    free = s.free_dolphins(h)
+    if free and arriving:
+        if len(free) >= len(arriving):
+            for d, p in zip(free, arriving, strict=False):
+                protect(s, d, p, ev)
+            arriving = []
+        else:
+            interrupt(s, {"kind": "guard", "actor": s.turn, "hex": h, "people": arriving})
+            return  # the unchosen meet the creatures there once the choice is made
     killer = deadly_for_swimmers(s, h)
-    if killer and people:
-        eat(s, h, killer, ev, list(people))
+    if killer and arriving:
+        eat(s, h, killer, ev, arriving)
+
+
+def protect(s: State, d: int, p: int, ev: list[Event]) -> None:
+    """Dolphin d protects swimmer p from every creature (D-6)."""
+    s.guard[d] = p
+    ev.append(Event("protected", {"dolphin": creature(s, d), "person": person_name(p)}))
+
+
+def release(s: State, d: int, ev: list[Event]) -> None:
+    """Dolphin d leaves its swimmer; a creature that eats swimmers there eats it now (D-7)."""
+    p = s.guard.pop(d, None)
+    if p is None:
+        return
+    ev.append(Event("unprotected", {"dolphin": creature(s, d), "person": person_name(p)}))
+    killer = deadly_for_swimmers(s, s.p_at[p])
+    if killer:
+        eat(s, s.p_at[p], killer, ev, [p])
+
+
+def interrupt(s: State, decision: dict[str, object]) -> None:
+    """Queue a decision that must be taken before the game goes on (Game settles it next)."""
+    s.pending.append(decision)
 
 
 def eat(s: State, h: int, by: str, ev: list[Event], people: list[int] | None = None) -> None:
-    """Swimmers at h (all, or those given) are eaten."""
+    """Swimmers at h (all, or those given) are eaten, except those a dolphin protects (D-6)."""
     victims = list(s.swimmers[h]) if people is None else people
+    if s.guard:
+        victims = [p for p in victims if s.guardian(p) is None]
     if not victims:
         return
     for p in victims:
@@ -150,13 +198,16 @@ def put_creature(s: State, c: int, h: int) -> None:
 
 def move_creature(s: State, c: int, h: int, ev: list[Event]) -> None:
     """Creature c moves from where it is to h (a die's step or a red tile's move)."""
+    if c in s.guard and s.c_pos[c] != h:
+        release(s, c, ev)  # D-7: the dolphin leaves its swimmer behind
     ev.append(Event("creature_moved", {"creature": creature(s, c),
                                        "from": board.name(s.c_pos[c]), "to": board.name(h)}))  # fmt: skip
     put_creature(s, c, h)
 
 
 def remove_creature(s: State, c: int) -> None:
-    """Creature c leaves the game (a whirlpool, a repellent)."""
+    """Creature c leaves the game (a whirlpool, a repellent, a squid or a whale)."""
+    s.guard.pop(c, None)
     s.count(c)[s.c_pos[c]] -= 1
     s.c_pos[c] = OFF
     s.c_gone[c] = True

@@ -74,8 +74,41 @@ MODULES: dict[str, str] = {
     "escape-1986": "the 1986 Escape from Atlantis ruleset",
 }
 
-PLAYABLE = frozenset({"base"})
+PLAYABLE = frozenset(
+    {
+        "base",
+        "five-six",
+        "overpopulated",
+        "densely-populated",
+        "leave-no-one-behind",
+        "all-equal",
+        "atlantis-is-gone",
+        "dive-dice",
+        "squid",
+        "squid-variant-1",
+    }
+)
 """Modules the engine plays today; the others are named so a stored game can say what it needs."""
+
+NEEDS: dict[str, tuple[str, str]] = {"squid-variant-1": ("squid", "Q-7")}
+"""A module that is played only together with another: module -> (the other, the rule saying so).
+
+Overpopulated! needs the 5-6 player kit, which 5 or 6 players imply: `Game.new` checks that,
+since only it knows how many play (P-4)."""
+
+ALONE = "escape-1986"
+"""The 1986 ruleset is a game of its own: no other module goes with it (E-7)."""
+
+
+def conflicts(modules: tuple[str, ...]) -> str | None:
+    """Why these modules cannot be played together, or None when they can."""
+    if ALONE in modules and len(set(modules)) > 1:
+        others = ", ".join(sorted(set(modules) - {ALONE}))
+        return f"{ALONE} ({MODULES[ALONE]}) is played alone, without {others} (E-7)"
+    for module, (other, rule) in NEEDS.items():
+        if module in modules and other not in modules:
+            return f"{module} ({MODULES[module]}) needs {other} ({MODULES[other]}) ({rule})"
+    return None
 
 
 @dataclass(frozen=True)
@@ -92,10 +125,14 @@ class Rules:
             if module not in MODULES:
                 known = ", ".join(MODULES)
                 raise RulesError(f"unknown rule module {module!r}; known modules: {known}")
-            if module not in PLAYABLE:
-                raise RulesError(
-                    f"rule module {module!r} ({MODULES[module]}) is not playable in this version"
-                )
+        why = conflicts(self.modules)
+        if why:
+            raise RulesError(why)
+        unplayable = sorted(set(self.modules) - PLAYABLE)
+        if unplayable:
+            names = ", ".join(f"{m!r} ({MODULES[m]})" for m in unplayable)
+            what = "rule module {} is" if len(unplayable) == 1 else "rule modules {} are"
+            raise RulesError(f"{what.format(names)} not playable in this version")
         full = {name: values[0] for name, (values, _) in OPTIONS.items()}
         for name, value in self.options.items():
             if name not in OPTIONS:

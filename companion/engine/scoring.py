@@ -1,6 +1,8 @@
 """The end: who is lost, the values told at the table, the score, and the ranking with reasons.
 
-B-30 ... B-32 and the tie-break chain of P-6 (applied for every player count, B-32).
+B-30 ... B-32 and the tie-break chain of P-6 (applied for every player count, B-32); the
+challenge rules' other ends (C-2 Leave No One Behind, C-4 Atlantis is Gone) and score (C-3 All
+Equal!).
 """
 
 from __future__ import annotations
@@ -8,23 +10,77 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from . import pieces
+from . import board, pieces
 from .errors import IllegalAction
 from .events import Event
 from .setup import values_left
-from .state import LAND, LOST, NOBODY, SAVED, Action, State, person_name
+from .state import BOAT, LAND, LOST, NOBODY, SAVED, SEA, UNPLACED, Action, State, person_name
+
+NO_ONE_BEHIND, GONE = "leave-no-one-behind", "atlantis-is-gone"
+NOT_PLAYING = frozenset({"terrain", "place", "boat", "over", "reveal"})
 
 
-def end(s: State, ev: list[Event]) -> None:
-    """B-30: the game is over; everyone not on a safe island is lost."""
+def end(s: State, ev: list[Event], rule: str = "B-30") -> None:
+    """B-30: the game is over; everyone not on a safe island is lost.
+
+    `rule` says what ended it: the volcano (B-30), or C-2 / C-4 mid-turn. Either way the
+    current turn counts as taken, so seats after this one had a turn fewer (P-6).
+    """
     s.volcano_turn = s.turn
     s.turns_taken[s.turn] += 1
+    s.from_sunk = []
     lost = [p for p, kind in s.p_kind.items() if kind not in (SAVED, LOST) and kind >= LAND]
     for p in lost:
         pieces.lose(s, p)
-    ev.append(Event("game_over", {"seat": s.turn, "lost": [person_name(p) for p in lost]}))
+    data: dict[str, Any] = {"seat": s.turn, "lost": [person_name(p) for p in lost]}
+    if rule != "B-30":
+        data["rule"] = rule
+    ev.append(Event("game_over", data))
     s.ctx = {}
     _next_reveal(s, ev)
+
+
+def ending(s: State) -> str | None:
+    """The challenge rule that ends the game now, if one does.
+
+    C-4 Atlantis is Gone: the last land tile has been removed. C-2 Leave No One Behind: the last
+    person has left the board, saved or lost. Both end the game at once, mid-turn if need be.
+    """
+    modules = s.rules.modules
+    if (NO_ONE_BEHIND not in modules and GONE not in modules) or s.phase in NOT_PLAYING:
+        return None
+    if GONE in modules and all(s.terrain[h] is None for h in board.LAND):
+        return "C-4"
+    if NO_ONE_BEHIND in modules and not any(
+        kind in (UNPLACED, LAND, BOAT, SEA) for kind in s.p_kind.values()
+    ):
+        return "C-2"
+    return None
+
+
+def end_if_over(s: State, ev: list[Event]) -> bool:
+    """End the game now if C-2 or C-4 says so; True if it ended."""
+    rule = ending(s)
+    if rule is None:
+        return False
+    end(s, ev, rule)
+    return True
+
+
+def volcano_is_whirlpool(s: State) -> bool:
+    """C-2, C-4: the volcano is played as a whirlpool."""
+    return NO_ONE_BEHIND in s.rules.modules or GONE in s.rules.modules
+
+
+def ended_by(s: State) -> str:
+    """What ended a finished game: the volcano (B-30), or C-2 / C-4 (the volcano being a
+    whirlpool under either, the board tells which)."""
+    modules = s.rules.modules
+    if GONE in modules and (
+        NO_ONE_BEHIND not in modules or all(s.terrain[h] is None for h in board.LAND)
+    ):
+        return "C-4"
+    return "C-2" if NO_ONE_BEHIND in modules else "B-30"
 
 
 def unrevealed(s: State) -> list[int]:
@@ -70,18 +126,25 @@ Criterion = tuple[str, str, Callable[[int], int], bool]
 
 
 def ranking(s: State) -> dict[str, Any]:
-    """Places, points and the rule that decided each tie, with the numbers compared."""
+    """Places, points and the rule that decided each tie, with the numbers compared.
+
+    B-31: the score is the saved people's values; under C-3 (All Equal!) it is how many were
+    saved. Ties (P-6): most people saved; with C-3, the highest total value; fewer turns;
+    shared.
+    """
     seats = list(range(s.players))
     saved = {seat: [p for p in s.people_of(seat) if s.p_kind[p] == SAVED] for seat in seats}
-    points = {seat: sum(s.p_value[p] or 0 for p in saved[seat]) for seat in seats}
+    value = {seat: sum(s.p_value[p] or 0 for p in saved[seat]) for seat in seats}
     count = {seat: len(saved[seat]) for seat in seats}
     turns = {seat: s.turns_taken[seat] for seat in seats}
-    chain: list[Criterion] = [("B-31", "points", points.__getitem__, True)]
+    equal = "all-equal" in s.rules.modules
+    points = count if equal else value
+    chain: list[Criterion] = [("C-3" if equal else "B-31", "points", points.__getitem__, True)]
     if s.rules.option("tiebreak") == "chain":
-        chain += [
-            ("P-6", "people saved", count.__getitem__, True),
-            ("P-6", "turns taken", turns.__getitem__, False),
-        ]
+        chain.append(("P-6", "people saved", count.__getitem__, True))
+        if equal:
+            chain.append(("P-6", "total value", value.__getitem__, True))
+        chain.append(("P-6", "turns taken", turns.__getitem__, False))
     groups = [seats]
     why: list[dict[str, Any]] = []
     for rule, name, key, high in chain:
@@ -109,27 +172,36 @@ def ranking(s: State) -> dict[str, Any]:
     place = 1
     for group in groups:
         for seat in group:
-            places.append(
-                {
-                    "seat": seat,
-                    "place": place,
-                    "points": points[seat],
-                    "saved": count[seat],
-                    "turns": turns[seat],
-                }
-            )
+            entry = {
+                "seat": seat,
+                "place": place,
+                "points": points[seat],
+                "saved": count[seat],
+                "turns": turns[seat],
+            }
+            if equal:
+                entry["value"] = value[seat]
+            places.append(entry)
         place += len(group)
-    if s.rules.option("tiebreak") == "chain":
-        note = "The base rules give no tie-break: the 5-6 player kit's chain is used (B-32)."
-    else:
+    if s.rules.option("tiebreak") != "chain":
         note = "Ties are shared (option tiebreak=shared)."
-    return {
+    elif "five-six" in s.rules.modules:
+        note = "Ties: the 5-6 player kit's chain (P-6)."
+    else:
+        note = "The base rules give no tie-break: the 5-6 player kit's chain is used (B-32)."
+    if equal:
+        note += " All Equal! (C-3): each saved person scores 1, whatever its value."
+    out: dict[str, Any] = {
         "ranking": places,
         "winners": groups[0],
         "ended_on_seat": s.volcano_turn,
         "reasons": why,
         "note": note,
     }
+    rule = ended_by(s)
+    if rule != "B-30":
+        out["ended_by"] = rule
+    return out
 
 
 def _reason(
@@ -137,7 +209,7 @@ def _reason(
 ) -> dict[str, Any]:
     numbers = {str(seat): key(seat) for seat in group}
     best = "most" if high else "fewest"
-    lead = f"seats {_seats(group)}" if rule == "B-31" else f"seats {_seats(group)} tie;"
+    lead = f"seats {_seats(group)}" if rule in ("B-31", "C-3") else f"seats {_seats(group)} tie;"
     text = f"{lead} {best} {name}: " + ", ".join(f"seat {seat + 1} {key(seat)}" for seat in group)
     if not decided:
         text += " (still tied)"

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections import Counter
 
-from . import board, pieces
-from .data import BOATS_PER_PLAYER, PEOPLE_VALUES, TERRAIN_COUNT, TERRAINS
+from . import board, fivesix, pieces
+from .data import TERRAIN_COUNT, TERRAINS
 from .errors import IllegalAction
 from .events import Event
 from .state import CHANCE, LAND, OFF, UNPLACED, Action, State, person_name
@@ -40,7 +40,7 @@ def apply_terrain(s: State, action: Action, ev: list[Event]) -> None:
 
 def values_left(s: State, seat: int) -> list[int]:
     """The values this seat has not placed yet, as a multiset (sorted)."""
-    left = Counter(PEOPLE_VALUES)
+    left = Counter(fivesix.people_values(s.rules, s.players))
     for p in s.people_of(seat):
         value = s.p_value[p]
         if value is not None:
@@ -55,13 +55,83 @@ def next_unplaced(s: State, seat: int) -> int | None:
     return None
 
 
-def free_land(s: State) -> list[int]:
-    """B-5: a person goes on a land tile with no person on it."""
-    return [h for h in board.LAND if s.terrain[h] is not None and not s.land_people[h]]
+OUTER_COAST: frozenset[int] = frozenset(
+    h
+    for h in board.LAND
+    if any(n not in board.LAND and n != board.LAGOON for n in board.NEIGHBOURS[h])
+)
+"""C-1: the 22 land positions that touch a sea space other than the lagoon at the start."""
+
+
+def place_tiles(s: State) -> list[int]:
+    """The land tiles the seat to place may put its next person on (B-5, C-1, P-2, P-4)."""
+    seat = s.actor
+    full, last = island_full(s), placing_last(s, seat)
+    return [h for h in board.LAND if placement_refusal(s, seat, h, full, last) is None]
+
+
+def island_full(s: State) -> bool:
+    """P-4: does every land tile hold a person?"""
+    return all(s.land_people[h] for h in board.LAND if s.terrain[h] is not None)
+
+
+def placing_last(s: State, seat: int) -> bool:
+    """P-2: does this seat's last person, now to be placed, have to join another colour?"""
+    left = sum(1 for p in s.people_of(seat) if s.p_kind[p] == UNPLACED)
+    return fivesix.last_on_occupied(s, seat, left)
+
+
+def placement_refusal(s: State, seat: int, h: int, full: bool, last: bool) -> IllegalAction | None:
+    """Why seat's next person may not go on tile h; None when it may. `full`: every tile holds
+    a person; `last`: this is the seat's last person and P-2 applies to it.
+
+    B-5: one person per tile. C-1 (Densely Populated): up to two, of any colours, except on the
+    outer coast. P-2 (6 players): the last person of seats 5 and 6 joins a tile that holds a
+    person, none of its own colour (a tile with two is not excluded, and the kit's text takes
+    precedence over C-1's limit). P-4 (Overpopulated!): once every tile holds a person, a
+    second may join one — never a tile with two, never one with a person of its own colour.
+    """
+    if s.terrain[h] is None:
+        return IllegalAction("B-5", f"{board.name(h)} is not a land tile")
+    here = s.land_people[h]
+    if last:
+        if not here:
+            return IllegalAction(
+                "P-2", f"seat {seat + 1}'s last person goes onto a tile that already holds a person"
+            )
+        if any(p // 10 == seat for p in here):
+            return IllegalAction(
+                "P-2", f"seat {seat + 1}'s last person may not join a person of its own colour"
+            )
+        return None
+    if not here:
+        return None
+    dense = "densely-populated" in s.rules.modules
+    if dense and len(here) < (1 if h in OUTER_COAST else 2):
+        return None
+    name = board.name(h)
+    crowded = fivesix.crowded(s.rules)
+    if crowded and full:
+        if len(here) >= 2:
+            return IllegalAction("P-4", f"{name} already holds two people")
+        if any(p // 10 == seat for p in here):
+            return IllegalAction(
+                "P-4", f"{name} already holds a person of seat {seat + 1}'s colour"
+            )
+        return None
+    if crowded and not dense:
+        return IllegalAction(
+            "P-4", f"{name} already holds a person; a second may join only once the island is full"
+        )
+    if dense:
+        if h in OUTER_COAST:
+            return IllegalAction("C-1", f"{name} is on the outer coast, which takes one person")
+        return IllegalAction("C-1", f"{name} already holds two people")
+    return IllegalAction("B-5", f"{name} already holds a person")
 
 
 def legal_place(s: State) -> list[Action]:
-    tiles = free_land(s)
+    tiles = place_tiles(s)
     if s.mode == "physical":
         return [("place", h, None) for h in tiles]
     values = sorted(set(values_left(s, s.actor)))
@@ -102,7 +172,7 @@ def _next_placer(s: State, phase: str) -> None:
 def _has_to_place(s: State, seat: int, phase: str) -> bool:
     if phase == "place":
         return next_unplaced(s, seat) is not None
-    return boats_placed(s, seat) < BOATS_PER_PLAYER
+    return boats_placed(s, seat) < fivesix.boats_for(s, seat)  # P-1, P-2, P-3
 
 
 def boats_placed(s: State, seat: int) -> int:
@@ -150,10 +220,9 @@ def explain(s: State, action: Action) -> IllegalAction:
         )
     if verb == "place":
         _, h, value = action
-        if s.terrain[h] is None:
-            return IllegalAction("B-5", f"{board.name(h)} is not a land tile")
-        if s.land_people[h]:
-            return IllegalAction("B-5", f"{board.name(h)} already holds a person")
+        refusal = placement_refusal(s, s.actor, h, island_full(s), placing_last(s, s.actor))
+        if refusal is not None:
+            return refusal
         if (value is None) != (s.mode == "physical"):
             what = "no value" if s.mode == "physical" else "the value chosen"
             return IllegalAction("B-5", f"in {s.mode} mode a placement carries {what}")

@@ -7,8 +7,8 @@ until it is played, stays out of every other view.
 
 from __future__ import annotations
 
-from . import board, pieces
-from .data import DECK, GREEN, PIECES, RED, TERRAINS
+from . import board, overpopulated, pieces
+from .data import DECK, PIECES, RED, TERRAINS
 from .errors import IllegalAction
 from .events import Event
 from .state import CHANCE, OFF, Action, State, person_name
@@ -54,6 +54,7 @@ def apply_sink(s: State, action: Action, ev: list[Event]) -> None:
         )
     )
     pieces.swim(s, people, h, ev, by_choice=False)  # B-22: no creature can be there yet
+    overpopulated.note_sunk(s, people)  # P-5: their point comes after the back resolves
     s.ctx = {"hex": h, "terrain": t}
     s.phase, s.actor = "back", CHANCE
 
@@ -63,16 +64,23 @@ def left(s: State, t: str, back: str) -> int:
     return DECK[t].get(back, 0) - s.known[t].get(back, 0)
 
 
+def kept_backs(s: State) -> frozenset[str]:
+    """Backs that go into the remover's hand: the red ones, except the dolphin's when the dive
+    dice are played — then a dolphin tile is shown at once and puts a dolphin out (D-2)."""
+    return RED - {"dolphin"} if "dive-dice" in s.rules.modules else RED
+
+
 def red_room(s: State, t: str) -> int:
     """How many more red tiles of terrain t can still be unaccounted for."""
-    return sum(left(s, t, k) for k in RED) - s.unknown_red[t]
+    return sum(left(s, t, k) for k in kept_backs(s)) - s.unknown_red[t]
 
 
 def possible_backs(s: State) -> list[str]:
     """Backs the tile just removed may have; ``red`` is a red back not told (physical tiles)."""
     t = s.ctx["terrain"]
     room = red_room(s, t)
-    backs = [k for k in DECK[t] if left(s, t, k) > 0 and (k in GREEN or room > 0)]
+    kept = kept_backs(s)
+    backs = [k for k in DECK[t] if left(s, t, k) > 0 and (k not in kept or room > 0)]
     if s.mode == "physical" and room > 0:
         backs.append("red")
     return backs
@@ -82,7 +90,10 @@ def back_weights(s: State) -> list[tuple[str, int]]:
     """Digital tiles: each back weighted by how many tiles of the terrain still hide it."""
     t = s.ctx["terrain"]
     room = red_room(s, t)
-    return [(k, left(s, t, k)) for k in DECK[t] if left(s, t, k) > 0 and (k in GREEN or room > 0)]
+    kept = kept_backs(s)
+    return [
+        (k, left(s, t, k)) for k in DECK[t] if left(s, t, k) > 0 and (k not in kept or room > 0)
+    ]
 
 
 def legal_back(s: State) -> list[Action]:
@@ -94,7 +105,7 @@ def apply_back(s: State, action: Action, ev: list[Event]) -> None:
     h, t = s.ctx["hex"], s.ctx["terrain"]
     seat = s.turn
     s.ctx = {}
-    if back == "red" or back in RED:
+    if back == "red" or back in kept_backs(s):
         if back == "red":
             s.unknown_red[t] += 1
             s.hands[seat].append([t, None])
@@ -115,13 +126,9 @@ def _shark(s: State, h: int, ev: list[Event]) -> None:
     """B-33: a shark comes from the supply; swimmers on that space are eaten."""
     from . import creatures  # the defence window lives with the creatures
 
-    supply = s.creatures_in_supply("shark")
-    if not supply:
-        ev.append(Event("no_piece", {"piece": "shark", "hex": board.name(h)}))
+    c = _from_supply(s, "shark", h, ev)
+    if c is None:
         return
-    c = supply[0]
-    pieces.put_creature(s, c, h)
-    ev.append(Event("creature_placed", {"creature": pieces.creature(s, c), "hex": board.name(h)}))
     if s.swimmers[h]:
         if s.rules.option("repellent_vs_tiles") == "yes":
             creatures.attack(s, c, h, s.turn, ev, then="roll")
@@ -130,15 +137,42 @@ def _shark(s: State, h: int, ev: list[Event]) -> None:
 
 
 def _whale(s: State, h: int, ev: list[Event]) -> None:
-    """B-34: a whale comes from the supply onto that space."""
-    supply = s.creatures_in_supply("whale")
+    """B-34: a whale comes from the supply onto that space; Q-1: a squid enters with it, where
+    the revealer chooses (with variant #1, Q-7, the squid comes alone)."""
+    if "whale" in s.in_play and _from_supply(s, "whale", h, ev) is None:
+        return  # no whale came into play, so no squid comes with it
+    if "squid" in s.in_play:
+        squids = s.creatures_in_supply("squid")
+        if squids:
+            pieces.interrupt(s, {"kind": "squid", "actor": s.turn, "squid": squids[0]})
+        else:
+            ev.append(Event("no_piece", {"piece": "squid", "hex": board.name(h)}))
+
+
+def _from_supply(s: State, kind: str, h: int, ev: list[Event]) -> int | None:
+    """A creature of that kind from the supply onto h; None (and said so) if none is left."""
+    supply = s.creatures_in_supply(kind)
     if not supply:
-        ev.append(Event("no_piece", {"piece": "whale", "hex": board.name(h)}))
-        return
+        ev.append(Event("no_piece", {"piece": kind, "hex": board.name(h)}))
+        return None
     pieces.put_creature(s, supply[0], h)
     ev.append(
         Event("creature_placed", {"creature": pieces.creature(s, supply[0]), "hex": board.name(h)})
     )
+    return supply[0]
+
+
+def _dolphin(s: State, h: int, ev: list[Event]) -> None:
+    """D-2: shown at once, the tile leaves the game and a dolphin takes its space; of the people
+    swimming there from the tile, the remover chooses the one it protects."""
+    d = _from_supply(s, "dolphin", h, ev)
+    if d is None:
+        return
+    swimmers = list(s.swimmers[h])
+    if len(swimmers) == 1:
+        pieces.protect(s, d, swimmers[0], ev)
+    elif swimmers:
+        pieces.interrupt(s, {"kind": "guard", "actor": s.turn, "hex": h, "people": swimmers})
 
 
 def _boat(s: State, h: int, ev: list[Event]) -> None:
@@ -259,6 +293,9 @@ def _volcano(s: State, h: int, ev: list[Event]) -> None:
     """B-37, B-23: the game ends at once; step 4 is not played."""
     from . import scoring
 
+    if scoring.volcano_is_whirlpool(s):  # C-2, C-4: the volcano is played as a whirlpool
+        _whirlpool(s, h, ev)
+        return
     scoring.end(s, ev)
 
 
@@ -268,6 +305,7 @@ RESOLVE = {
     "boat": _boat,
     "whirlpool": _whirlpool,
     "volcano": _volcano,
+    "dolphin": _dolphin,
 }
 
 

@@ -11,7 +11,8 @@ from __future__ import annotations
 from typing import Any
 
 from . import board
-from .data import BOATS_PER_PLAYER, PEOPLE_VALUES, PIECES, TERRAINS
+from .data import BOATS_PER_PLAYER, PIECES, TERRAINS
+from .fivesix import people_values
 from .rules import Rules
 
 Action = tuple[Any, ...]
@@ -26,7 +27,8 @@ NOBODY = -2
 UNPLACED, LAND, BOAT, SEA, SAVED, LOST = range(6)
 PLACE_NAMES = ("unplaced", "land", "boat", "sea", "saved", "lost")
 
-CREATURE_KINDS = ("serpent", "shark", "whale")
+CREATURE_KINDS = ("serpent", "shark", "whale", "dolphin", "squid")
+"""Every creature piece of the box and its kits, in this order (a creature's number is its place)."""
 OFF = -1
 """Position of a boat in the supply, or of a creature not on the board."""
 
@@ -61,11 +63,15 @@ class State:
         "c_kind",
         "c_pos",
         "c_gone",
+        "in_play",
+        "guard",
+        "pending",
         "hands",
         "known",
         "unknown_red",
         "sunk",
         "volcano_turn",
+        "from_sunk",
         "result",
         "seat_people",
         # indexes, rebuilt from the above
@@ -75,6 +81,9 @@ class State:
         "n_serpent",
         "n_shark",
         "n_whale",
+        "n_dolphin",
+        "n_squid",
+        "_counts",
     )
 
     def __init__(self, rules: Rules, players: int, seed: int, mode: str) -> None:
@@ -94,7 +103,9 @@ class State:
         # terrain[h]: the land tile lying on hex h, or None where h is sea (or a safe island)
         self.terrain: list[str | None] = [None] * board.SIZE
         self.layout = 0  # land positions laid so far (setup)
-        ids = [seat * 10 + k for seat in range(players) for k in range(len(PEOPLE_VALUES))]
+        # P-1, P-2: with 5 or 6 players a few people stay in the box: they are not in the game
+        each = len(people_values(rules, players))
+        ids = [seat * 10 + k for seat in range(players) for k in range(each)]
         self.p_owner = {p: p // 10 for p in ids}
         self.seat_people = [[p for p in ids if p // 10 == seat] for seat in range(players)]
         self.p_value: dict[int, int | None] = {p: None for p in ids}
@@ -105,6 +116,12 @@ class State:
         self.c_kind = [k for k in CREATURE_KINDS for _ in range(PIECES[k])]
         self.c_pos = [OFF] * len(self.c_kind)
         self.c_gone = [False] * len(self.c_kind)  # removed from the game (eaten by a whirlpool...)
+        self.in_play = kinds_in_play(rules)
+        # guard[dolphin] = the swimmer it protects (D-6)
+        self.guard: dict[int, int] = {}
+        # Decisions that interrupt the flow (a dolphin's protege, a squid's prey), oldest first;
+        # each may hold the phase it interrupted under "resume".
+        self.pending: list[dict[str, Any]] = []
         # hands[seat]: red tiles held, each [terrain, back or None while unknown to the companion]
         self.hands: list[list[list[str | None]]] = [[] for _ in range(players)]
         # known[terrain][back]: tiles of that terrain whose back is known to be that back
@@ -112,6 +129,8 @@ class State:
         self.unknown_red = {t: 0 for t in TERRAINS}  # red tiles sunk whose back nobody told
         self.sunk = {t: 0 for t in TERRAINS}
         self.volcano_turn: int | None = None  # the seat on whose turn the game ended
+        # P-5: people of the tile just sunk, owed Overpopulated's immediate point
+        self.from_sunk: list[int] = []
         self.result: dict[str, Any] | None = None
         self.reindex()
 
@@ -133,20 +152,25 @@ class State:
         self.n_serpent = [0] * board.SIZE
         self.n_shark = [0] * board.SIZE
         self.n_whale = [0] * board.SIZE
+        self.n_dolphin = [0] * board.SIZE
+        self.n_squid = [0] * board.SIZE
+        self._counts = {
+            "serpent": self.n_serpent,
+            "shark": self.n_shark,
+            "whale": self.n_whale,
+            "dolphin": self.n_dolphin,
+            "squid": self.n_squid,
+        }
         for c, pos in enumerate(self.c_pos):
             if pos != OFF:
                 self.count(c)[pos] += 1
 
     def count(self, creature: int) -> list[int]:
         """The per-hex count list of this creature's kind."""
-        kind = self.c_kind[creature]
-        return (
-            self.n_serpent
-            if kind == "serpent"
-            else self.n_shark
-            if kind == "shark"
-            else self.n_whale
-        )
+        return self._counts[self.c_kind[creature]]
+
+    def kind_count(self, kind: str) -> list[int]:
+        return self._counts[kind]
 
     # -- questions every rule asks ----------------------------------------------------------
 
@@ -187,8 +211,27 @@ class State:
             self.is_sea(h)
             and not self.swimmers[h]
             and self.boat_at[h] == OFF
-            and not (self.n_serpent[h] or self.n_shark[h] or self.n_whale[h])
-        )
+            and not (
+                self.n_serpent[h] or self.n_shark[h] or self.n_whale[h] or self.n_dolphin[h]
+                or self.n_squid[h]
+            )
+        )  # fmt: skip
+
+    def guardian(self, p: int) -> int | None:
+        """The dolphin protecting swimmer p, if one does (D-6)."""
+        for d, q in self.guard.items():
+            if q == p:
+                return d
+        return None
+
+    def free_dolphins(self, h: int) -> list[int]:
+        """Dolphins at h that protect nobody."""
+        if not self.n_dolphin[h]:
+            return []
+        return [
+            c for c, k in enumerate(self.c_kind)
+            if k == "dolphin" and self.c_pos[c] == h and c not in self.guard
+        ]  # fmt: skip
 
     def has_people(self, seat: int) -> bool:
         """Has this seat people on land, in boats or swimming (B-11)?"""
@@ -221,11 +264,14 @@ class State:
                 [pos, list(people)] for pos, people in zip(self.b_pos, self.b_people, strict=True)
             ],
             "creatures": [[pos, gone] for pos, gone in zip(self.c_pos, self.c_gone, strict=True)],
+            "guard": sorted([d, p] for d, p in self.guard.items()),
+            "pending": self.pending,
             "hands": [[list(tile) for tile in hand] for hand in self.hands],
             "known": {t: dict(sorted(v.items())) for t, v in self.known.items()},
             "unknown_red": dict(self.unknown_red),
             "sunk": dict(self.sunk),
             "volcano_turn": self.volcano_turn,
+            "from_sunk": list(self.from_sunk),
             "result": self.result,
         }
 
@@ -255,17 +301,33 @@ class State:
         s.b_people = [list(people) for _, people in data["boats"]]
         s.c_pos = [pos for pos, _ in data["creatures"]]
         s.c_gone = [gone for _, gone in data["creatures"]]
+        s.guard = {d: p for d, p in data["guard"]}
+        s.pending = _copy(data["pending"])
         s.hands = [[list(tile) for tile in hand] for hand in data["hands"]]
         s.known = {t: dict(v) for t, v in data["known"].items()}
         s.unknown_red = dict(data["unknown_red"])
         s.sunk = dict(data["sunk"])
         s.volcano_turn = data["volcano_turn"]
+        s.from_sunk = list(data.get("from_sunk", []))
         s.result = _copy(data["result"])
         s.reindex()
         return s
 
     def copy(self) -> State:
         return State.from_json(self.to_json())
+
+
+def kinds_in_play(rules: Rules) -> frozenset[str]:
+    """The creature kinds this game's modules use: dolphins come with the dive dice, squids with
+    the Giant Squid, and its variant #1 takes the whales out (Q-7)."""
+    kinds = {"serpent", "shark", "whale"}
+    if "dive-dice" in rules.modules:
+        kinds.add("dolphin")
+    if "squid" in rules.modules:
+        kinds.add("squid")
+        if "squid-variant-1" in rules.modules:
+            kinds.discard("whale")
+    return frozenset(kinds)
 
 
 def _copy(value: Any) -> Any:

@@ -83,14 +83,7 @@ def view(s: State, viewer: View) -> dict[str, Any]:
             }
             for b, pos in enumerate(s.b_pos)
         ],
-        "creatures": [
-            {
-                "id": creature_name(s.c_kind, c),
-                "at": None if pos == OFF else board.name(pos),
-                "gone": s.c_gone[c],
-            }
-            for c, pos in enumerate(s.c_pos)
-        ],
+        "creatures": [_creature(s, c) for c in range(len(s.c_kind)) if s.c_kind[c] in s.in_play],
         "hands": hands,
         "turns_taken": list(s.turns_taken),
         "result": s.result,
@@ -98,6 +91,19 @@ def view(s: State, viewer: View) -> dict[str, Any]:
     if referee:
         out["known_backs"] = {t: dict(v) for t, v in s.known.items()}
         out["seed"] = s.seed
+    return out
+
+
+def _creature(s: State, c: int) -> dict[str, Any]:
+    pos = s.c_pos[c]
+    out: dict[str, Any] = {
+        "id": creature_name(s.c_kind, c),
+        "at": None if pos == OFF else board.name(pos),
+        "gone": s.c_gone[c],
+    }
+    if s.c_kind[c] == "dolphin":
+        p = s.guard.get(c)
+        out["protects"] = None if p is None else person_name(p)
     return out
 
 
