@@ -34,7 +34,8 @@ MIGRATIONS: list[str] = [
         settings TEXT NOT NULL,       -- JSON: how the table plays it (layout dealt or told, ...)
         started_at REAL NOT NULL,
         ended_at REAL,
-        outcome TEXT                  -- JSON, once the game is over
+        outcome TEXT,                 -- JSON, once the game is over
+        request_id TEXT UNIQUE        -- the starter's, so that a retried start makes no second game
     );
     CREATE TABLE actions (
         game_id INTEGER NOT NULL REFERENCES games(id),
@@ -179,11 +180,12 @@ class Store:
         mode: str,
         settings: dict[str, Any],
         at: float,
+        request_id: str | None = None,
     ) -> int:
         with self.transaction() as db:
             cur = db.execute(
-                "INSERT INTO games (kind, rules, players, seed, mode, settings, started_at) "
-                "VALUES (?,?,?,?,?,?,?)",
+                "INSERT INTO games (kind, rules, players, seed, mode, settings, started_at, "
+                "request_id) VALUES (?,?,?,?,?,?,?,?)",
                 (
                     kind,
                     json.dumps(rules),
@@ -192,6 +194,7 @@ class Store:
                     mode,
                     json.dumps(settings),
                     at,
+                    request_id,
                 ),
             )
         assert cur.lastrowid is not None
@@ -234,8 +237,12 @@ class Store:
         seat: int | None,
         at: float,
         request_id: str | None = None,
+        outcome: dict[str, Any] | None = None,
     ) -> int:
-        """Store one accepted action at the end of the game's log; return its sequence number."""
+        """Store one accepted action at the end of the game's log; return its sequence number.
+
+        `outcome`: the action ended the game; its result is recorded in the same transaction, so
+        that a crash cannot leave a game over by its log but in play by its record."""
         with self.transaction() as db:
             seq = self._next_seq(game_id)
             ord_ = db.execute(
@@ -246,7 +253,17 @@ class Store:
                 "VALUES (?,?,?,?,?,?,?,?)",
                 (game_id, seq, ord_, json.dumps(action), source, seat, at, request_id),
             )
+            if outcome is not None:
+                db.execute(
+                    "UPDATE games SET outcome = ?, ended_at = ? WHERE id = ?",
+                    (json.dumps(outcome), at, game_id),
+                )
         return seq
+
+    def find_game_request(self, request_id: str) -> int | None:
+        """The game a start request made, if it made one."""
+        row = self.db.execute("SELECT id FROM games WHERE request_id = ?", (request_id,)).fetchone()
+        return None if row is None else int(row[0])
 
     def find_request(self, game_id: int, request_id: str) -> int | None:
         """The action a request was stored as, if it was."""

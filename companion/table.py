@@ -9,6 +9,7 @@ nowhere else.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import queue
 import threading
@@ -143,6 +144,8 @@ class Table:
                 continue
             try:
                 future.set_result(job())
+            except Refused as e:  # an answer, not a fault
+                future.set_exception(e)
             except BaseException as e:  # the sender gets the error; the Table goes on
                 log.exception("table job failed")
                 future.set_exception(e)
@@ -221,6 +224,10 @@ class Table:
             session = Session.load(record, self.store.log(game_id))
             session.events = max(session.events, self._told.pop(game_id, 0))
             self.sessions[game_id] = session
+            # A crash may have come between a stored action and the draws the companion makes
+            # after it (a dealt tile): make them now, or the game would wait for nobody.
+            with contextlib.suppress(Refused):
+                self._follow(session)
         return session
 
     def _snapshot(self, session: Session, view: View) -> dict[str, Any]:
@@ -290,8 +297,9 @@ class Table:
         """Append to the store; if that fails, the game is rebuilt from what the store holds."""
         at = self.clock()
         game_id = session.record.id
+        outcome = session.game.result() if session.game.over else None
         try:
-            seq = self.store.append(game_id, action, source, seat, at, request_id or None)
+            seq = self.store.append(game_id, action, source, seat, at, request_id or None, outcome)
         except Exception:
             self._forget(game_id)
             log.exception("could not store an action of game %s", game_id)
@@ -299,10 +307,6 @@ class Table:
                 "the action could not be saved, so it did not happen; try again"
             ) from None
         session.log.append(Row(seq, seq, action, source, seat, at, "ok", None))
-        if session.game.over:
-            result = session.game.result()
-            assert result is not None
-            self.store.finish(game_id, result, at)
         return seq
 
     def _publish(
@@ -355,6 +359,12 @@ class Table:
 
     def _new_game(self, command: Command) -> Reply:
         args = command.args
+        if command.request_id:
+            started = self.store.find_game_request(command.request_id)
+            if started is not None:  # a retry of a start already carried out
+                return Reply(
+                    command.request_id, True, started, message=f"game {started} already started"
+                )
         kind = args.get("kind", "survive")
         if kind not in KINDS:
             raise Refused(
@@ -382,7 +392,14 @@ class Table:
             for i, p in enumerate(players)
         ]
         game_id = self.store.create_game(
-            kind, rules.to_json(), seats, seed, mode, {"layout": layout}, self.clock()
+            kind,
+            rules.to_json(),
+            seats,
+            seed,
+            mode,
+            {"layout": layout},
+            self.clock(),
+            command.request_id or None,
         )
         self.current = game_id
         session = Session.load(self.store.game(game_id), [])

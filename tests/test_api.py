@@ -98,11 +98,11 @@ def test_a_new_game_is_201_with_its_id_and_is_listed(client: FlaskClient) -> Non
     assert state["phase"] == "terrain" and state["seed"] == 4  # layout told by the table
 
 
-def test_B_4_a_game_for_five_is_refused_with_the_rule(client: FlaskClient) -> None:
-    response = client.post("/api/games", json={"players": PLAYERS * 2 + PLAYERS[:1]})
+def test_B_4_a_game_for_seven_is_refused_with_the_rule(client: FlaskClient) -> None:
+    response = client.post("/api/games", json={"players": PLAYERS * 3 + PLAYERS[:1]})
     assert response.status_code == 422
     assert response.json["rule"] == "B-4"  # type: ignore[index]
-    assert "2 to 4 players" in response.json["error"]  # type: ignore[index]
+    assert "2 to 4 players, or 5 to 6" in response.json["error"]  # type: ignore[index]
     assert client.get("/api/games").json == {"games": []}
 
 

@@ -328,3 +328,37 @@ def test_a_retried_command_is_not_carried_out_twice(tmp_path: Path) -> None:
     table = Table(Store(tmp_path / "games.db"))
     reply = table.call(Command("phone", seat=0, game=game, action=action, request_id="once"))
     assert reply.accepted and reply.seq == first.seq
+
+
+def test_a_retried_start_makes_no_second_game(tmp_path: Path) -> None:
+    """A start whose answer was lost, sent again with its request id, gives back the same game."""
+    table = Table(Store(tmp_path / "games.db"))
+    start = Command("phone", intent="new_game", request_id="start-1",
+                    args={"players": [{"name": "A"}, {"name": "B"}], "seed": 3})  # fmt: skip
+    first, again = table.call(start), table.call(start)
+    assert first.accepted and again.accepted and again.game == first.game
+    assert "already started" in again.message
+    assert len(table.store.games()) == 1
+
+
+def test_a_reloaded_game_makes_the_draws_a_crash_left_undone(tmp_path: Path) -> None:
+    """A crash between a stored action and the companion's own draws after it (a dealt tile)
+    must not leave the game waiting: reloading the game makes those draws."""
+    store = Store(tmp_path / "games.db")
+    table = Table(store)
+    game = table.call(Command("cli", intent="new_game",
+                              args={"players": [{"name": "A"}, {"name": "B"}], "seed": 9})).game  # fmt: skip
+    assert game is not None
+    # Simulate the crash: a sink stored by hand, without the back the Table would have dealt.
+    engine_game = table.sessions[game].game
+    while engine_game.phase != "sink":
+        action = (
+            engine_game.legal_actions()[0] if not engine_game.is_chance() else engine_game.draw()
+        )
+        assert table.call(Command("cli", game=game, action=list(action))).accepted
+    sink = list(engine_game.legal_actions()[0])
+    store.append(game, sink, "phone", 0, 0.0)
+    reloaded = Table(Store(tmp_path / "games.db"))
+    state = reloaded.snapshot(game, "referee")["state"]
+    assert state["phase"] != "back"  # the back was dealt on reload
+    assert reloaded.store.log(game)[-1].action[0] == "back"

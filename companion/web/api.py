@@ -8,7 +8,8 @@ JSON (``Content-Type: application/json``, at most 64 KiB); every answer is JSON.
 
     {"players": [{"name": "Ana", "colour": "red"}, {"name": "Bo", "colour": "blue"}],
      "modules": ["base"], "options": {"tiebreak": "chain"}, "seed": 7,
-     "mode": "digital" | "physical", "layout": "random" | "table", "kind": "survive"}
+     "mode": "digital" | "physical", "layout": "random" | "table", "kind": "survive",
+     "request_id": "phone-7-1"}      (optional: a resent start returns the same game)
 
     201 {"game": 3}     (and Location: /api/games/3)
     422 {"error": "...", "rule": "B-4"}     the Table would not start it (rule id when a rule says so)
@@ -83,7 +84,7 @@ INTENTS = ("roll", "draw", "next", "undo", "correct")
 """The Table's intents a client may send here (new_game has its own address)."""
 
 COMMAND_FIELDS = ("request_id", "seat", "action", "intent", "args")
-GAME_FIELDS = ("players", "modules", "options", "seed", "mode", "layout", "kind")
+GAME_FIELDS = ("players", "modules", "options", "seed", "mode", "layout", "kind", "request_id")
 HEARTBEAT_STALE = 5.0
 """Seconds without the Table's loop coming round before it counts as stuck (it comes round at
 least once a second when idle)."""
@@ -102,8 +103,11 @@ def _timeout() -> float:
 
 @bp.post("/games")
 def create_game() -> tuple[dict[str, Any], int, dict[str, str]]:
-    args = _new_game_args(payload.body())
-    reply = _send(Command("phone", intent="new_game", args=args))
+    data = payload.body()
+    args = _new_game_args(data)
+    # Optional: a client that resends a start whose answer it lost gets the same game back.
+    request = payload.text(data["request_id"], "request_id", 100) if "request_id" in data else ""
+    reply = _send(Command("phone", intent="new_game", args=args, request_id=request))
     if not reply.accepted:
         refusal: dict[str, Any] = {"error": f"{reply.message}."}
         if reply.rule is not None:
