@@ -301,7 +301,99 @@ def _first_200(url: str, proc: subprocess.Popen[bytes], deadline: float) -> floa
     raise RuntimeError(f"no HTTP 200 from {url} in time")
 
 
-RUNNERS: dict[str, Callable[[], dict[str, float]]] = {"engine": engine}
+class Skipped(Exception):
+    """A measuring function that cannot run on this machine; the message says why."""
+
+
+def panel(presses: int = 500, replugs: int = 3, unplugged: float = 1.6) -> dict[str, float]:
+    """The serial panel: the Pico's firmware under CPython on a pty (`companion.panel.fakepico`)
+    against the companion's `SerialPanel`, with a started Table on a store in a temporary folder.
+
+    ``panel.serial_event_p50_ms``/``_p99_ms``: from the firmware writing the line that completes
+    a short press (its ``release``) until the companion hands the Command to ``Table.submit``:
+    the pty, pyserial, parsing, the lookup of the game's step (`presses.carry_out`). `presses`
+    UNDO presses while people are placed (each one a table command, refused: nothing to undo);
+    the firmware's debounce (10 ms) is not included, its clock runs ahead while a button is down.
+    ``panel.reconnect_s``: the worst of `replugs` unplugs of `unplugged` seconds each (long enough
+    for the companion's back-off to reach its cap), from a new pty with a started firmware until
+    the Table hears ``serial: connected``.
+    """
+    from .panel.fakepico import FIRMWARE, FakePico
+    from .panel.serial import SerialPanel
+
+    if not (FIRMWARE / "main.py").is_file():
+        raise Skipped(f"no firmware at {FIRMWARE}: run from a source checkout")
+
+    class StampedTable(Table):
+        """A Table that notes when each serial command reaches it."""
+
+        def __init__(self, store: Store) -> None:
+            super().__init__(store)
+            self.stamps: list[float] = []
+
+        def submit(self, command: Command) -> Any:
+            if command.source == "serial":
+                self.stamps.append(time.perf_counter())
+            return super().submit(command)
+
+    with tempfile.TemporaryDirectory(prefix="companion-bench-") as folder:
+        store = Store(Path(folder) / "games.db")
+        tbl = StampedTable(store)
+        tbl.start()
+        pico = FakePico()
+        pico.plug()
+        serial_panel = SerialPanel(tbl, find=lambda: pico.path)
+        serial_panel.start()
+
+        def until(done: Callable[[], bool], what: str, timeout: float = 5.0) -> float:
+            deadline = time.perf_counter() + timeout
+            while not done():
+                if time.perf_counter() > deadline:
+                    raise RuntimeError(f"bench panel: {what} did not happen in {timeout} s")
+                time.sleep(0.0002)
+            return time.perf_counter()
+
+        def connected() -> bool:
+            status: str = tbl.read(lambda: tbl.status["panel"])
+            return status.startswith("serial: connected")
+
+        try:
+            until(connected, "the first connection")
+            args = {"players": [{}] * 4, "seed": 1, "mode": "digital", "layout": "random"}
+            tbl.call(Command("cli", intent="new_game", args=args))
+            samples: list[float] = []
+            for _ in range(presses):
+                count, refused = len(tbl.stamps), serial_panel.counters.refused
+                release = pico.press("undo")
+
+                def answered(before: int = refused) -> bool:
+                    return serial_panel.counters.refused > before
+
+                until(answered, "the refusal of UNDO")
+                if len(tbl.stamps) != count + 1:
+                    raise RuntimeError("bench panel: a press did not make one table command")
+                samples.append(tbl.stamps[-1] - release["_at"])
+            waits: list[float] = []
+            for _ in range(replugs):
+                pico.unplug()
+                until(lambda: not connected(), "noticing the unplug")
+                time.sleep(unplugged)
+                pico.plug()
+                start = time.perf_counter()
+                waits.append(until(connected, "the reconnection") - start)
+        finally:
+            serial_panel.stop()
+            pico.unplug()
+            tbl.stop()
+            store.close()
+    return {
+        "panel.serial_event_p50_ms": _p(samples, 0.5),
+        "panel.serial_event_p99_ms": _p(samples, 0.99),
+        "panel.reconnect_s": round(max(waits), 3),
+    }
+
+
+RUNNERS: dict[str, Callable[[], dict[str, float]]] = {"engine": engine, "panel": panel}
 
 
 def _chain(*runners: Callable[[], dict[str, float]]) -> Callable[[], dict[str, float]]:
@@ -331,5 +423,8 @@ def run(sections: list[str]) -> dict[str, Any]:
         if section == "table":  # the figures depend on the disk: say which one
             info["store_path"] = str(store_path())
             info["store_fs"] = filesystem(store_path().parent.parent)[1]
-        figures.update(runner())
+        try:
+            figures.update(runner())
+        except Skipped as e:
+            info["skipped"][section] = str(e)
     return {"meta": info, "figures": figures}

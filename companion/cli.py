@@ -82,14 +82,14 @@ def cmd_serve(args: argparse.Namespace) -> int:
 def cmd_demo(args: argparse.Namespace) -> int:
     # No configuration file is read: a demo must work on a fresh machine, and a half-written
     # /etc/companion/companion.toml must not stand in its way.
-    cfg = config.parse({"web": {"port": args.port}})
+    cfg = config.parse({"web": {"port": args.port}, "panel": {"kind": "sim"}})
     daemon.setup_logging()
     with tempfile.TemporaryDirectory(prefix="companion-demo-") as folder:
         notes = (
             f"  demo: 2 players (Ana, Ben), seed {args.seed}; the game log is in {folder} "
             "and is deleted when the demo stops.",
-            "  demo: the on-screen panel (the table's buttons on this screen) comes with a "
-            "later version.",
+            "  demo: the table's buttons are simulated: ROLL, NEXT and UNDO on the panel page, "
+            "or r, n, u here.",
         )
         d = daemon.Daemon(
             cfg,

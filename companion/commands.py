@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-SOURCES = ("phone", "gpio", "serial", "camera", "cli", "table")
+SOURCES = ("phone", "gpio", "serial", "sim", "camera", "cli", "table")
 INTENTS = (
     "new_game",  # args: players [{name, colour}], modules, options, seed, mode, layout
     "roll",  # the creature die, drawn by the companion

@@ -22,6 +22,7 @@ import waitress
 from . import notify, security, urls
 from .commands import Command
 from .config import Config
+from .panel import Panel, PanelError, open_panel, sim
 from .store import Store, StoreError
 from .table import Table
 
@@ -82,6 +83,11 @@ class Daemon:
         self.server: Any = None
         self.watchdog: notify.Watchdog | None = None
         self.security: security.Security | None = None
+        self.panel: Panel | None = None
+        self.panel_trouble = ""
+        """Why the configured panel did not start (the companion runs without it)."""
+        self.keyboard = sim.terminal() if config["panel.kind"] == "sim" else None
+        """The terminal the simulated panel reads its keys from, if it runs in one."""
         self.urls: list[str] = []
 
     # -- starting -------------------------------------------------------------------------
@@ -109,7 +115,12 @@ class Daemon:
         self.table.start()
         if self.demo_seed is not None:
             self._demo_game(self.demo_seed)
+        self._start_panel()
         app = web_app(self.table, with_security(self.config, self.security))
+        if isinstance(self.panel, sim.SimPanel):
+            from .web import panel as on_screen
+
+            on_screen.register(app, self.panel.press_from_screen)
         try:
             # create_server binds and listens at once; connections wait in the backlog until
             # serve() runs the loop, so READY=1 after this line is true.
@@ -145,6 +156,22 @@ class Daemon:
             return f"not allowed to listen on {where}: ports below 1024 need privileges"
         return f"cannot listen on {where}: {e.strerror or e}"
 
+    def _start_panel(self) -> None:
+        """The configured panel; one that cannot start is reported, and the table goes on
+        without it (the phones can still play)."""
+        assert self.table is not None
+        kind = self.config["panel.kind"]
+        try:
+            self.panel = open_panel(self.config, self.table, keyboard=self.keyboard, out=self.out)
+            if self.panel is not None:
+                self.panel.start()
+        except PanelError as e:
+            self.panel = None
+            self.panel_trouble = f"{kind} panel not started: {e}"
+            print(f"companion: {self.panel_trouble}", file=self.err, flush=True)
+            log.error("%s", self.panel_trouble)
+            self.table.set_status("panel", f"{kind}: error: {e}")
+
     def _demo_game(self, seed: int) -> None:
         assert self.table is not None
         reply = self.table.call(
@@ -167,6 +194,12 @@ class Daemon:
         lines.append(f"  config:    {source if source else 'no file, built-in defaults'}")
         if self.table.current is not None:
             lines.append(f"  current game: {self.table.current}")
+        if self.panel is not None:
+            lines.append(f"  panel:     {self.panel.describe()}")
+        else:
+            lines.append(f"  panel:     {self.panel_trouble or 'none ([panel] kind = none)'}")
+        if isinstance(self.panel, sim.SimPanel):
+            lines.append(f"  panel page: {self.urls[0]}panel")
         lines += list(self.notes)
         lines.append("Stop with Ctrl+C (as a service: systemctl stop companion).")
         print("\n".join(lines), file=self.out, flush=True)
@@ -195,6 +228,9 @@ class Daemon:
             self.server.task_dispatcher.shutdown(timeout=2)
             self.server.close()
             self.server = None
+        if self.panel is not None:
+            self.panel.stop()
+            self.panel = None
         if self.table is not None:
             self.table.stop()
         if self.store is not None:

@@ -85,6 +85,33 @@ def gpio(config: Config) -> Check:
     return Check("gpio", "ok", f"pin factory {name}")
 
 
+# -- panel --------------------------------------------------------------------------------
+
+
+def panel(config: Config) -> Check:
+    """Which panel [panel] kind names, and for GPIO its pins from the pinout file."""
+    kind = config["panel.kind"]
+    if kind == "none":
+        return Check("panel", "ok", "none ([panel] kind = none): the game is played from phones")
+    if kind == "sim":
+        return Check("panel", "ok", "simulated: keys r/n/u on the terminal, /panel in a browser")
+    if kind == "serial":
+        port = config["panel.port"]
+        return Check("panel", "ok", f"a Pico on USB serial, port {port} (see the serial check)")
+    from .panel import pinout
+
+    path = pinout.find(config["panel.pinout"])
+    try:
+        pins = pinout.load(path)
+    except pinout.PinoutError as e:
+        return Check("panel", "fail", str(e), "fix the pinout file, or set [panel] pinout")
+    text = f"GPIO on the 40-pin header: {pins.summary()} (from {path})"
+    clashes = pins.clashes()
+    if clashes:
+        return Check("panel", "warn", text, "; ".join(clashes) + ": fine if nothing else needs it")
+    return Check("panel", "ok", text)
+
+
 # -- serial -------------------------------------------------------------------------------
 
 
@@ -106,6 +133,7 @@ def serial_ports(config: Config) -> Check:
     if not needed:
         return Check("serial", "ok", listing)
     wanted = config["panel.port"]
+    how = "configured in [panel] port"
     if wanted == "auto":
         if not picos:
             return Check(
@@ -114,7 +142,7 @@ def serial_ports(config: Config) -> Check:
                 f"no Pico (USB 2E8A:0005) found; {listing}",
                 "plug the panel's Pico in, or set [panel] port to its device",
             )
-        wanted = picos[0]
+        wanted, how = picos[0], "found by USB id 2E8A:0005"
     if not os.path.exists(wanted):
         return Check("serial", "fail", f"{wanted} does not exist; {listing}")
     if not os.access(wanted, os.R_OK | os.W_OK):
@@ -124,7 +152,38 @@ def serial_ports(config: Config) -> Check:
             f"{wanted} is not readable and writable by this user",
             "add the user to the dialout group (the service gets it from SupplementaryGroups=)",
         )
-    return Check("serial", "ok", f"panel on {wanted}; {listing}")
+    return _serial_panel(wanted, f"{wanted} ({how})")
+
+
+def _serial_panel(path: str, where: str) -> Check:
+    """Ask the panel on `path` for its hello, as the companion does when it connects."""
+    from serial import SerialException
+
+    from .panel import serial as serial_panel
+    from .panel.wire import PROTO
+
+    try:
+        hello = serial_panel.probe(path)
+    except TimeoutError:  # before OSError, whose subclass it is
+        return Check(
+            "serial", "fail", f"{where}: no answer from the panel",
+            "its firmware is not running: flash it (firmware/README.md), or press its reset",
+        )  # fmt: skip
+    except (SerialException, OSError) as e:
+        if serial_panel.busy(e):
+            return Check(
+                "serial", "warn", f"{where} is held by another program, so it was not asked",
+                "fine if the companion runs (`systemctl status companion`; its phones show "
+                "the panel's state); otherwise close mpremote, Thonny or screen",
+            )  # fmt: skip
+        return Check("serial", "fail", f"{where} cannot be opened: {e}")
+    text = f"panel on {where} answers: firmware {hello.firmware}, protocol {hello.proto}"
+    if hello.proto != PROTO:
+        return Check(
+            "serial", "fail", f"{text}; this companion speaks protocol {PROTO}",
+            "copy this version's firmware/pico onto the panel (firmware/README.md)",
+        )  # fmt: skip
+    return Check("serial", "ok", f"{text}, buttons {', '.join(hello.buttons)}")
 
 
 # -- camera -------------------------------------------------------------------------------
@@ -277,6 +336,7 @@ CHECKS: tuple[Callable[[Config], Check], ...] = (
     config_file,
     store,
     web_port,
+    panel,
     gpio,
     serial_ports,
     camera,

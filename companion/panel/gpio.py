@@ -1,0 +1,318 @@
+"""The GPIO panel: ROLL, NEXT and UNDO buttons, an RGB LED, a status LED and a buzzer on the Pi.
+
+The devices are gpiozero's, built from ``hardware/pinout.toml`` on whichever pin factory
+gpiozero picks (lgpio on a Pi; a MockFactory in the tests). Their callbacks run on the pin
+library's threads and only put what happened on the panel's queue, stamped by the panel's clock.
+The panel's own thread takes everything from that queue in order: edges become presses
+(`gestures`), presses become commands for the Table (`presses`), and the Table's events, also
+delivered to the queue, drive the outputs:
+
+- the RGB LED shows the current player's colour (from the game's players; a ``turn`` changes it),
+- the status LED is lit while the panel and the table are alive, and blinks when something is
+  wrong (the table stopped or does not answer),
+- the buzzer beeps when the die is cast (``rolled``) and gives three short beeps when a press is
+  refused or means nothing in the step.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import queue
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from ..commands import SPECTATOR, Event
+from ..table import Refused, Subscriber, Table
+from . import PanelError
+from .buttons import Press
+from .gestures import WINDOW, Gestures
+from .pinout import Pinout
+from .presses import NOT_RUNNING, TableDown, carry_out, table_alive
+
+log = logging.getLogger(__name__)
+
+HOLD_TIME = 1.0
+"""Seconds a button is held down before it counts as a hold (gpiozero's default)."""
+ROLL_BEEP = (0.15, 0.05, 1)
+"""Buzzer on, off (seconds) and count when the die is cast: one short beep."""
+ERROR_BEEP = (0.07, 0.07, 3)
+"""... when a press is refused: three quick beeps."""
+BLINK = (0.25, 0.25)
+"""Status LED on and off (seconds) while something is wrong."""
+LOOK = 0.25
+"""Seconds between two looks at whether the table is alive, when nothing else happens."""
+
+LED_COLOURS: dict[str, tuple[float, float, float]] = {
+    "red": (1.0, 0.0, 0.0),
+    "green": (0.0, 1.0, 0.0),
+    "blue": (0.0, 0.0, 1.0),
+    # An RGB LED's green outshines its red, so the mixed colours carry less green than CSS's.
+    "yellow": (1.0, 0.6, 0.0),
+    "orange": (1.0, 0.25, 0.0),
+    "white": (1.0, 1.0, 1.0),
+    "purple": (0.6, 0.0, 1.0),
+}
+SEAT_COLOURS = ("red", "blue", "green", "yellow", "orange", "white")
+"""The colour shown for a seat whose player chose none (or one no LED can show)."""
+OFF = (0.0, 0.0, 0.0)
+
+
+@dataclass(frozen=True)
+class Edge:
+    """What a button's callback saw: ``down``, ``up`` or ``held``, and when."""
+
+    button: str
+    kind: str
+    t: float
+
+
+_STOP = object()
+
+
+def led_colour(name: Any, seat: int) -> tuple[float, float, float]:
+    """The RGB LED's colour for a player's colour name; the seat's default if it has none."""
+    if isinstance(name, str) and name.strip():
+        key = name.strip().lower()
+        if key in LED_COLOURS:
+            return LED_COLOURS[key]
+        try:
+            # gpiozero's own dependency, which knows every CSS colour name (and has no types).
+            from colorzero import Color  # type: ignore[import-untyped]
+
+            red, green, blue = Color(key).rgb
+            if (red, green, blue) != OFF:  # black would look like no game at all
+                return (float(red), float(green), float(blue))
+        except ValueError:
+            pass
+    return LED_COLOURS[SEAT_COLOURS[seat % len(SEAT_COLOURS)]]
+
+
+def current_seat(state: dict[str, Any]) -> int | None:
+    """The seat whose colour the LED shows: the player whose turn it is; during setup, the
+    player placing; nobody while the island is laid or once the game is over."""
+    phase = state.get("phase")
+    if phase in ("terrain", "reveal", "over"):
+        return None
+    if phase in ("place", "boat") and isinstance(state.get("actor"), int):
+        return int(state["actor"])
+    turn = state.get("turn")
+    return turn if isinstance(turn, int) else None
+
+
+class GpioPanel:
+    """The panel on the Pi's header; `start` builds its devices, `stop` lets the pins go."""
+
+    kind = "gpio"
+
+    def __init__(
+        self,
+        table: Table,
+        pinout: Pinout,
+        *,
+        clock: Callable[[], float] = time.monotonic,
+        hold_time: float = HOLD_TIME,
+        window: float = WINDOW,
+    ) -> None:
+        self.table = table
+        self.pinout = pinout
+        self.clock = clock
+        self.hold_time = hold_time
+        self.gestures = Gestures(window)
+        self.buttons: dict[str, Any] = {}
+        self.rgb_led: Any = None
+        self.status_led: Any = None
+        self.buzzer: Any = None
+        self.players: list[dict[str, Any]] = []
+        self.seat: int | None = None
+        self._stale = False
+        """Events came since the LED was last set from the game as it is."""
+        self.trouble: str | None = None
+        """What is wrong now (the status LED blinks), or None."""
+        self.factory = ""
+        self._inbox: queue.Queue[Any] = queue.Queue()
+        self._subscriber = Subscriber(None, SPECTATOR, self._inbox.put)
+        self._thread: threading.Thread | None = None
+
+    # -- starting and stopping ----------------------------------------------------------------
+
+    def start(self) -> None:
+        self._build()
+        self.status_led.on()
+        self.table.subscribe(self._subscriber)
+        self._thread = threading.Thread(target=self._run, name="panel", daemon=True)
+        self._thread.start()
+        self.table.set_status("panel", f"gpio: ready; {self.describe()}")
+
+    def stop(self) -> None:
+        with contextlib.suppress(Refused):  # the table is stopping too: nothing to leave
+            self.table.unsubscribe(self._subscriber)
+        if self._thread is not None:
+            self._inbox.put(_STOP)
+            self._thread.join(timeout=15)
+            self._thread = None
+        self._close()
+        self.table.set_status("panel", "gpio: stopped")
+
+    def idle(self, timeout: float = 10.0) -> bool:
+        """Wait until the panel has nothing left to handle (what a press caused included);
+        False at the timeout."""
+        deadline = time.monotonic() + timeout
+        while True:
+            reached = threading.Event()
+            self._inbox.put(reached)
+            if not reached.wait(max(0.0, deadline - time.monotonic())):
+                return False
+            if self._inbox.empty():
+                return True
+
+    def describe(self) -> str:
+        where = f" from {self.pinout.source}" if self.pinout.source else ""
+        factory = f"; pin factory {self.factory}" if self.factory else ""
+        return f"{self.pinout.summary()} (pins{where}{factory})"
+
+    def _build(self) -> None:
+        from gpiozero import LED, RGBLED, Button, Buzzer, Device
+
+        pins = self.pinout
+        try:
+            for name, bcm in pins.buttons.items():
+                # bounce_time=None: the backends debounce differently; `gestures` does it.
+                button = Button(bcm, pull_up=True, bounce_time=None, hold_time=self.hold_time)
+                button.when_pressed = self._on(name, "down")
+                button.when_released = self._on(name, "up")
+                button.when_held = self._on(name, "held")
+                self.buttons[name] = button
+            self.rgb_led = RGBLED(*pins.rgb_led, active_high=not pins.common_anode, pwm=True)
+            self.status_led = LED(pins.status_led)
+            self.buzzer = Buzzer(pins.buzzer)
+        except Exception as e:
+            self._close()
+            raise PanelError(
+                f"the GPIO panel cannot use its pins ({type(e).__name__}: {e}); "
+                "`companion doctor` says what is missing"
+            ) from e
+        self.factory = type(Device.pin_factory).__name__
+
+    def _on(self, button: str, kind: str) -> Callable[[], None]:
+        def put() -> None:
+            # On the pin library's thread: stamp it and queue it, nothing more.
+            self._inbox.put(Edge(button, kind, self.clock()))
+
+        return put
+
+    def _close(self) -> None:
+        devices = [*self.buttons.values(), self.rgb_led, self.status_led, self.buzzer]
+        for device in devices:
+            if device is not None:
+                device.close()
+        self.buttons = {}
+        self.rgb_led = self.status_led = self.buzzer = None
+
+    # -- the panel's thread -------------------------------------------------------------------
+
+    def _run(self) -> None:
+        self._sync()
+        while True:
+            wait = self.gestures.window if self.gestures.unsettled() else LOOK
+            try:
+                item = self._inbox.get(timeout=wait)
+            except queue.Empty:
+                item = None
+            if item is _STOP:
+                return
+            try:
+                presses: list[Press] = []
+                if isinstance(item, Edge):
+                    presses = self._edge(item)
+                elif isinstance(item, Event):
+                    self._show(item)
+                presses += self.gestures.settle(self.clock())
+                for press in presses:
+                    self._carry_out(press)
+                if self._stale and self._inbox.empty():
+                    self._sync()
+                if not table_alive(self.table):
+                    self._troubled(NOT_RUNNING)
+                elif self.trouble == NOT_RUNNING:
+                    self._fine()
+                if isinstance(item, threading.Event):  # someone waits for `idle`
+                    item.set()
+            except Exception:  # the panel must outlive a bug in one event
+                log.exception("the GPIO panel could not handle %r", item)
+
+    def _edge(self, edge: Edge) -> list[Press]:
+        if edge.kind == "held":
+            return self.gestures.held(edge.button, edge.t)
+        return self.gestures.edge(edge.button, edge.kind == "down", edge.t)
+
+    def _carry_out(self, press: Press) -> None:
+        try:
+            outcome = carry_out(self.table, press, "gpio")
+        except TableDown as e:
+            self._troubled(str(e))
+            self._error_beep()
+            return
+        self._fine()
+        log.info("panel: %s", outcome)
+        if not outcome.accepted:
+            self._error_beep()
+
+    def _troubled(self, why: str) -> None:
+        if self.trouble != why:
+            self.trouble = why
+            self.status_led.blink(*BLINK)
+            log.warning("GPIO panel: %s", why)
+            self.table.set_status("panel", f"gpio: error: {why}")
+
+    def _fine(self) -> None:
+        if self.trouble is not None:
+            self.trouble = None
+            self.status_led.on()
+            self.table.set_status("panel", f"gpio: ready; {self.describe()}")
+
+    def _error_beep(self) -> None:
+        on, off, n = ERROR_BEEP
+        self.buzzer.beep(on_time=on, off_time=off, n=n)
+
+    # -- outputs ------------------------------------------------------------------------------
+
+    def _sync(self) -> None:
+        """The LED from the current game as it is now: at start, and after a batch of events
+        (a player's turn or placement also changes with events that do not name the seat)."""
+        self._stale = False
+        try:
+            if self.table.read(lambda: self.table.current, 5.0) is None:
+                self._colour(None)
+                return
+            snapshot = self.table.snapshot(None, SPECTATOR)
+        except (Refused, TimeoutError):
+            return
+        self.players = list(snapshot["players"])
+        self._colour(current_seat(snapshot["state"]))
+
+    def _show(self, event: Event) -> None:
+        data = event.data
+        if event.kind != "status":
+            self._stale = True
+        if event.kind in ("new_game", "undone", "corrected"):  # these carry a fresh snapshot
+            self.players = list(data.get("players", self.players))
+            self._colour(current_seat(data.get("state", {})))
+        elif event.kind == "turn":
+            self._colour(data.get("seat"))
+        elif event.kind == "game_over":
+            self._colour(None)
+        elif event.kind == "rolled":
+            on, off, n = ROLL_BEEP
+            self.buzzer.beep(on_time=on, off_time=off, n=n)
+
+    def _colour(self, seat: int | None) -> None:
+        self.seat = seat
+        if seat is None:
+            self.rgb_led.color = OFF
+            return
+        player = next((p for p in self.players if p.get("seat") == seat), {})
+        self.rgb_led.color = led_colour(player.get("colour"), seat)

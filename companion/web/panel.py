@@ -1,0 +1,150 @@
+"""The simulated panel's on-screen buttons: ``/panel``, three big buttons, for `companion demo`.
+
+``GET /panel`` — the page. ``POST /panel/press`` with ``{"button": "roll"|"next"|"undo",
+"gesture": "press"|"hold"}`` (gesture optional, default press) — the press is carried out as a
+panel button's would be, and the answer says what came of it::
+
+    200 {"button", "gesture", "step", "intent", "accepted", "message", "times"}
+    422 {"error": "..."}   an unknown button or gesture
+
+A refused press is still a 200: the panel's answer to it (an error beep) is part of the game,
+not an error of the request. The daemon registers this blueprint only when ``[panel] kind`` is
+``sim``, handing in the simulated panel's press function; the web app itself knows nothing of
+panels.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, cast
+
+from flask import Blueprint, Flask, current_app
+
+from . import payload
+from .payload import unprocessable
+
+Press = Callable[[str, str], dict[str, Any]]
+"""(button, gesture) -> what came of it; ValueError for an unknown button or gesture."""
+
+bp = Blueprint("panel", __name__, url_prefix="/panel")
+
+
+def register(app: Flask, press: Press) -> None:
+    """Serve the on-screen panel on `app`, pressing with `press`."""
+    app.extensions["companion.panel_press"] = press
+    app.register_blueprint(bp)
+
+
+@bp.get("")
+def page() -> tuple[str, int, dict[str, str]]:
+    return PAGE, 200, {"Content-Type": "text/html; charset=utf-8"}
+
+
+@bp.post("/press")
+def press() -> dict[str, Any]:
+    data = payload.body()
+    payload.only(data, ("button", "gesture"), "A press")
+    button = data.get("button")
+    gesture = data.get("gesture", "press")
+    if not isinstance(button, str) or not isinstance(gesture, str):
+        unprocessable('A press is {"button": "roll", "gesture": "press"}: both are text.')
+    do = cast(Press, current_app.extensions["companion.panel_press"])
+    try:
+        return do(button, gesture)
+    except ValueError as e:
+        unprocessable(f"{e}.")
+
+
+PAGE = """<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Panel - Atlantis companion</title>
+<style>
+  body { font-family: system-ui, sans-serif; margin: 0; padding: 1rem; background: #0b3954;
+         color: #fff; text-align: center; }
+  h1 { font-size: 1.3rem; font-weight: 600; }
+  .buttons { display: flex; gap: 1.5rem; justify-content: center; flex-wrap: wrap;
+             margin: 2rem 0; }
+  button { width: 9rem; height: 9rem; border-radius: 50%; border: 0.4rem solid #fff;
+           font-size: 1.4rem; font-weight: 700; color: #fff; cursor: pointer;
+           touch-action: manipulation; user-select: none; -webkit-user-select: none; }
+  button:active { transform: scale(0.95); }
+  #roll { background: #c81d25; } #next { background: #087e8b; } #undo { background: #6c757d; }
+  #said { min-height: 3rem; font-size: 1.1rem; }
+  .refused { color: #ffb3b3; }
+  p.help { opacity: 0.8; }
+</style>
+</head>
+<body>
+<h1>The table's panel (simulated)</h1>
+<div class="buttons">
+  <button id="roll" data-button="roll">ROLL</button>
+  <button id="next" data-button="next">NEXT</button>
+  <button id="undo" data-button="undo">UNDO</button>
+</div>
+<div id="said" aria-live="polite"></div>
+<p class="help">Click or tap a button; keep it down for a second to hold it
+(holding UNDO takes the whole turn back).</p>
+<script type="module">
+const HOLD_MS = 1000;
+const said = document.getElementById("said");
+let audio = null;
+
+function beep(times) {  // the error beep of the real panel
+  audio = audio || new AudioContext();
+  for (let i = 0; i < times; i++) {
+    const osc = audio.createOscillator();
+    osc.frequency.value = 880;
+    osc.connect(audio.destination);
+    const at = audio.currentTime + i * 0.14;
+    osc.start(at);
+    osc.stop(at + 0.07);
+  }
+}
+
+async function press(button, gesture) {
+  said.textContent = "...";
+  said.className = "";
+  try {
+    const r = await fetch("/panel/press", {
+      method: "POST",
+      headers: {"Content-Type": "application/json"},
+      body: JSON.stringify({button, gesture}),
+    });
+    const out = await r.json();
+    if (!r.ok) throw new Error(out.error || r.statusText);
+    const what = out.intent ? out.intent : "nothing to do now";
+    said.textContent = `${button.toUpperCase()}${gesture === "hold" ? " (held)" : ""}: ` +
+      `${what} - ${out.message}`;
+    if (!out.accepted) { said.className = "refused"; beep(3); }
+  } catch (e) {
+    said.textContent = `The companion did not answer: ${e.message}`;
+    said.className = "refused";
+  }
+}
+
+for (const el of document.querySelectorAll("button[data-button]")) {
+  let timer = null, held = false;
+  const down = (ev) => {
+    ev.preventDefault();
+    held = false;
+    timer = setTimeout(() => { held = true; press(el.dataset.button, "hold"); }, HOLD_MS);
+  };
+  const up = (ev) => {
+    ev.preventDefault();
+    if (timer === null) return;
+    clearTimeout(timer);
+    timer = null;
+    if (!held) press(el.dataset.button, "press");
+  };
+  el.addEventListener("pointerdown", down);
+  el.addEventListener("pointerup", up);
+  el.addEventListener("pointerleave", () => { if (timer !== null) { clearTimeout(timer); timer = null; } });
+  el.addEventListener("keydown", (ev) => { if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); press(el.dataset.button, "press"); } });
+}
+</script>
+</body>
+</html>
+"""
