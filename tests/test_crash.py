@@ -460,8 +460,11 @@ class Driver:
         if sent is not None and sent.game is None:  # a new game whose answer was lost
             unknown = [g for g in image.games if g not in self.acked]
             assert len(unknown) <= 1, unknown
-            if unknown:  # it was created: adopt it, with the deal stored so far
-                self.acked[unknown[0]] = list(image.logs[unknown[0]])
+            if unknown:  # it was created: adopt it, with the deal stored so far (and the
+                # rest of the deal, which the table made when it reloaded the game)
+                served = self.served_log(api, unknown[0])
+                assert served[: len(image.logs[unknown[0]])] == image.logs[unknown[0]]
+                self.acked[unknown[0]] = served
                 self.current = unknown[0]
             else:
                 self.current = None

@@ -67,6 +67,9 @@ def place_tiles(s: State) -> list[int]:
     """The land tiles the seat to place may put its next person on (B-5, C-1, P-2, P-4)."""
     seat = s.actor
     full, last = island_full(s), placing_last(s, seat)
+    terrain, people = s.terrain, s.land_people
+    if not last and not fivesix.crowded(s.rules) and "densely-populated" not in s.rules.modules:
+        return [h for h in board.LAND if terrain[h] is not None and not people[h]]  # B-5 alone
     return [h for h in board.LAND if placement_refusal(s, seat, h, full, last) is None]
 
 
