@@ -66,13 +66,21 @@ pytest: venv
 # test: everything a change must pass before it lands; CI runs this (.ci/run).
 test: venv lint typecheck pytest
 
-# check-long: thousands of simulated games per player count must break no engine invariant,
-# then the slow tests (none yet is fine). Too long for every change; run it before releases.
+# check-long: thousands of simulated games per player count and kit must break no engine
+# invariant, then the slow tests (the 50-kill crash test among them). Too long for every
+# change; run it before calling a long-check issue done.
 check-long: venv
 	@for players in 2 3 4; do \
 	  $(BIN)/companion simulate --players $$players --games 2000 --seed 1 --rules base --json \
 	    | $(BIN)/python tools/check_simulate.py; \
 	done
+	@# the kits of the mini-expansion box, in the combinations their issue names
+	$(BIN)/companion simulate --players 6 --games 1000 --seed 1 \
+	  --rules five-six,overpopulated,dive-dice,squid --json | $(BIN)/python tools/check_simulate.py
+	$(BIN)/companion simulate --players 5 --games 1000 --seed 1 \
+	  --rules five-six,dive-dice,squid --json | $(BIN)/python tools/check_simulate.py
+	$(BIN)/companion simulate --players 4 --games 1000 --seed 1 \
+	  --rules dive-dice,squid,squid-variant-1 --json | $(BIN)/python tools/check_simulate.py
 	@status=0; \
 	$(BIN)/pytest -q -p no:cacheprovider --timeout=3600 -m slow $(PYTEST_ARGS) || status=$$?; \
 	if [ $$status -eq 5 ]; then echo "make: no slow tests yet"; exit 0; fi; \

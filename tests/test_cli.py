@@ -111,6 +111,7 @@ def test_bench_engine_section_shape(
         "engine.playouts_per_s",
         "engine.decisions_per_game",
         "engine.action_p99_ms",
+        "engine.playouts_per_s_all_kits",
     }
     assert all(isinstance(v, (int, float)) and v > 0 for v in figures.values())
 
