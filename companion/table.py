@@ -85,6 +85,19 @@ class Session:
             self.turn_start = len(self.log)
 
 
+def choices(game: Game, view: View) -> dict[str, Any]:
+    """What `view` may do now, in JSON form: its legal actions when the decision is its own, and
+    the possible outcomes of a table decision for the seat whose turn it is (who tells it)."""
+    out: dict[str, Any] = {}
+    if game.over:
+        return out
+    if game.actor is not None and view in (game.actor, REFEREE):
+        out["legal"] = [list(a) for a in game.legal_actions()]
+    if game.is_chance() and view in (game.state.turn, REFEREE):
+        out["outcomes"] = [list(a) for a in game.legal_actions()]
+    return out
+
+
 def new_game(record: GameRecord) -> Game:
     rules = Rules.from_json(record.rules)
     return Game.new(rules, len(record.players), record.seed, record.mode)
@@ -242,6 +255,7 @@ class Table:
             "can_undo": self._undoable(session) is not None,
             "status": dict(self.status),
             "state": session.game.view(engine_view(view)),
+            **choices(session.game, view),
         }
 
     def _handle(self, command: Command) -> Reply:
@@ -281,9 +295,11 @@ class Table:
         try:
             self._follow(session)
         except Refused:
+            self._tell_state(session)
             return Reply(command.request_id, True, session.record.id, seq, mine,
                          message="done; the table's draw that follows could not be saved: "
                          "send draw to try again")  # fmt: skip
+        self._tell_state(session)
         return Reply(command.request_id, True, session.record.id, seq, mine)
 
     def _store(
@@ -327,6 +343,10 @@ class Table:
                 sub.deliver(Event(game_id, first + i, event.kind, event.project(view)))
         view = engine_view(sender if sender is not None else REFEREE)
         return [e.project(view) for e in events]
+
+    def _tell_state(self, session: Session) -> None:
+        """After a command: every viewer gets the game as it may see it now, with its choices."""
+        self._broadcast(session, "state", lambda view: self._snapshot(session, view))
 
     def _follow(self, session: Session) -> None:
         """Draw the table decisions the companion makes itself (a dealt tile, a random island)."""

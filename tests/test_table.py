@@ -254,7 +254,7 @@ def test_a_failing_store_append_leaves_nothing_half_done(
     assert table.read(lambda: table.store.log(game, everything=True)) == stored
     again = act(table, game, move, seat=0)  # the same move, once the store works again
     assert again.accepted
-    assert [e.kind for e in events] == ["moved"]
+    assert [e.kind for e in events] == ["moved", "state"]
 
 
 def test_event_numbers_go_on_after_a_failed_append(
@@ -362,3 +362,31 @@ def test_a_reloaded_game_makes_the_draws_a_crash_left_undone(tmp_path: Path) -> 
     state = reloaded.snapshot(game, "referee")["state"]
     assert state["phase"] != "back"  # the back was dealt on reload
     assert reloaded.store.log(game)[-1].action[0] == "back"
+
+
+def test_after_a_command_each_viewer_gets_its_state_with_its_own_choices(tmp_path: Path) -> None:
+    """The `state` event after a command: the seat to decide gets its legal actions, the others
+    and spectators get none; the seat whose turn it is gets the outcomes of a table decision."""
+    table = Table(Store(tmp_path / "games.db"))
+    got: dict[Any, list[Event]] = {view: [] for view in (0, 1, "spectator")}
+    for view, box in got.items():
+        table.subscribe(Subscriber(None, view, box.append))
+
+    def last_states() -> dict[Any, dict[str, Any]]:
+        return {view: [e for e in box if e.kind == "state"][-1].data for view, box in got.items()}
+
+    game = new_game(table)
+    play_until(table, game, "sink")
+    engine_game = mirror(table, game)
+    turn = engine_game.state.turn
+    act(table, game, first(engine_game, "sink"), seat=turn)
+    states = last_states()  # the back was dealt: the die is awaited, the table decides
+    assert states[0]["state"]["phase"] == "roll"
+    assert all("legal" not in state for state in states.values())
+    assert sorted(a[1] for a in states[turn]["outcomes"]) == ["serpent", "shark", "whale"]
+    assert "outcomes" not in states[1 - turn] and "outcomes" not in states["spectator"]
+    table.call(Command("gpio", game=game, intent="roll"))
+    states = last_states()
+    if states[0]["state"]["phase"] == "creature":  # something of the rolled kind can move
+        assert states[turn]["legal"] and "legal" not in states[1 - turn]
+        assert "legal" not in states["spectator"]
