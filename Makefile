@@ -14,7 +14,7 @@ STAMP := $(VENV)/.installed
 VENV_FLAGS ?=
 # Debian packages the checks need (systemd: systemd-analyze verifies the unit that
 # `companion install-service` writes; later: chromium, ...). Installed only as root.
-APT_PACKAGES := systemd
+APT_PACKAGES := systemd chromium
 # Extra arguments for pytest, e.g. `make pytest PYTEST_ARGS='-k serpent'`.
 PYTEST_ARGS ?=
 # Folders that ruff checks.
