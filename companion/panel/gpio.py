@@ -305,7 +305,7 @@ class GpioPanel:
             self._colour(data.get("seat"))
         elif event.kind == "game_over":
             self._colour(None)
-        elif event.kind == "rolled":
+        elif event.kind in ("rolled", "dived"):  # the red die or the two dive dice
             on, off, n = ROLL_BEEP
             self.buzzer.beep(on_time=on, off_time=off, n=n)
 

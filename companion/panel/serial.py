@@ -464,7 +464,7 @@ class SerialPanel:
             self._colour(data.get("seat"))
         elif event.kind == "game_over":
             self._colour(None)
-        elif event.kind == "rolled":
+        elif event.kind in ("rolled", "dived"):  # the red die or the two dive dice
             self._send("beep", **ROLL_BEEP)
 
     def _sync(self) -> None:
