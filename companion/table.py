@@ -406,7 +406,7 @@ class Table:
             rules = Rules(tuple(args.get("modules", ("base",))), dict(args.get("options", {})))
             Game.new(rules, len(players), seed, mode)
         except (RulesError, TypeError, ValueError) as e:
-            raise Refused(str(e), "B-4" if "players" in str(e) else None) from None
+            raise Refused(str(e), getattr(e, "rule", None)) from None
         seats = [
             {"seat": i, "name": str(p.get("name") or f"Player {i + 1}"), "colour": p.get("colour")}
             for i, p in enumerate(players)

@@ -8,7 +8,22 @@ class EngineError(Exception):
 
 
 class RulesError(EngineError):
-    """A `Rules` value that cannot be played: an unknown module or option, or a bad value."""
+    """A `Rules` value that cannot be played: an unknown module or option, or a bad value.
+
+    `rule` is the spec id that forbids it, when one does (e.g. B-4 for the player count)."""
+
+    def __init__(self, message: str, rule: str | None = None) -> None:
+        super().__init__(message)
+        self.rule = rule if rule is not None else _cited(message)
+
+
+def _cited(message: str) -> str | None:
+    """The rule id a message ends by citing, as in '... not 7 players (B-4)'."""
+    if message.endswith(")") and "(" in message:
+        tail = message[message.rindex("(") + 1 : -1]
+        if len(tail) >= 3 and tail[0].isupper() and tail[1] == "-" and tail[2:].isdigit():
+            return tail
+    return None
 
 
 class MalformedAction(EngineError):
