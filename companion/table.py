@@ -21,7 +21,7 @@ from typing import Any
 
 from . import engine
 from .commands import REFEREE, SPECTATOR, Command, Event, Reply
-from .engine import Game, IllegalAction, MalformedAction, Rules, RulesError
+from .engine import Game, IllegalAction, MalformedAction, Rules, RulesError, sinking
 from .store import GameRecord, Row, Store, StoreError
 
 log = logging.getLogger(__name__)
@@ -93,8 +93,14 @@ def choices(game: Game, view: View) -> dict[str, Any]:
         return out
     if game.actor is not None and view in (game.actor, REFEREE):
         out["legal"] = [list(a) for a in game.legal_actions()]
-    if game.is_chance() and view in (game.state.turn, REFEREE):
+    if game.is_chance() and view == REFEREE:
         out["outcomes"] = [list(a) for a in game.legal_actions()]
+    elif game.is_chance() and view == game.state.turn:
+        if game.phase == "back":  # only what this seat may know of the tiles left (spec §9)
+            seen = sinking.possible_backs_seen_by(game.state, view)
+            out["outcomes"] = [["back", k] for k in seen]
+        else:
+            out["outcomes"] = [list(a) for a in game.legal_actions()]
     return out
 
 

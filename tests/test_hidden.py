@@ -221,3 +221,18 @@ def test_B_29_defence_pause_does_not_tell_which_tile_is_held() -> None:
     a shark repellent or a dolphin."""
     with_repellent, with_dolphin = attacked("shark-repellent"), attacked("dolphin")
     assert seen(with_repellent, None) == seen(with_dolphin, None)
+
+
+def test_B_22_backs_offered_to_the_remover_ignore_what_others_told_privately() -> None:
+    """B-22 with §9: the backs the remover is offered come from what that seat may know; two
+    winds told privately by another seat are still offered, though the referee knows better."""
+    from companion.engine import sinking
+    from tests.position import Position, hx
+
+    pos = Position(players=2, mode="physical")
+    pos.hold(1, "beach", "winds")
+    pos.hold(1, "beach", "winds")
+    game = pos.game("back", hex=hx("5.2"), terrain="beach")
+    assert "winds" not in sinking.possible_backs(game.state)  # the referee's knowledge
+    assert "winds" in sinking.possible_backs_seen_by(game.state, 0)
+    assert "winds" not in sinking.possible_backs_seen_by(game.state, 1)  # its own tiles it knows

@@ -7,6 +7,8 @@ until it is played, stays out of every other view.
 
 from __future__ import annotations
 
+from collections import Counter
+
 from . import board, overpopulated, pieces
 from .data import DECK, PIECES, RED, TERRAINS
 from .errors import IllegalAction
@@ -81,6 +83,23 @@ def possible_backs(s: State) -> list[str]:
     room = red_room(s, t)
     kept = kept_backs(s)
     backs = [k for k in DECK[t] if left(s, t, k) > 0 and (k not in kept or room > 0)]
+    if s.mode == "physical" and room > 0:
+        backs.append("red")
+    return backs
+
+
+def possible_backs_seen_by(s: State, seat: int) -> list[str]:
+    """The backs `seat` can tell the tile may have, knowing only what it may know: the backs
+    shown or played, and its own tiles — not what other seats told the companion privately
+    (offering only `possible_backs` would tell it which red tiles the others keep, spec §9)."""
+    t = s.ctx["terrain"]
+    kept = kept_backs(s)
+    private = Counter(
+        k for other, hand in enumerate(s.hands) if other != seat for tt, k in hand if tt == t and k
+    )
+    seen = {k: left(s, t, k) + private[k] for k in DECK[t]}
+    room = sum(seen[k] for k in kept if k in seen) - s.unknown_red[t] - sum(private.values())
+    backs = [k for k in DECK[t] if seen[k] > 0 and (k not in kept or room > 0)]
     if s.mode == "physical" and room > 0:
         backs.append("red")
     return backs
