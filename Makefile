@@ -13,8 +13,10 @@ STAMP := $(VENV)/.installed
 # Extra flags for `python -m venv`; on a Pi use --system-site-packages (apt's lgpio, OpenCV).
 VENV_FLAGS ?=
 # Debian packages the checks need (systemd: systemd-analyze verifies the unit that
-# `companion install-service` writes; later: chromium, ...). Installed only as root.
-APT_PACKAGES := systemd chromium
+# `companion install-service` writes; chromium for the phone page's tests; python3-opencv, the
+# OpenCV 4.6 that Raspberry Pi OS ships, for the test of the legacy ArUco API). Installed only
+# as root.
+APT_PACKAGES := systemd chromium python3-opencv
 # Extra arguments for pytest, e.g. `make pytest PYTEST_ARGS='-k serpent'`.
 PYTEST_ARGS ?=
 # Folders that ruff checks.
@@ -28,7 +30,7 @@ venv: apt $(STAMP)
 
 $(STAMP): pyproject.toml | apt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV_FLAGS) $(VENV)
-	$(BIN)/python -m pip install --disable-pip-version-check --progress-bar off -e '.[dev]'
+	$(BIN)/python -m pip install --disable-pip-version-check --progress-bar off -e '.[dev,vision]'
 	touch $(STAMP)
 
 # apt (internal): system packages cannot come from pip. It acts only as root, with APT_PACKAGES

@@ -17,6 +17,7 @@ from pathlib import Path
 from . import bench, config, daemon, doctor, history, security, service, simulate
 from .engine import Rules, RulesError
 from .store import GameRecord, Row, Store, StoreError
+from .vision import cli as vision_cli
 
 
 def _rules(args: argparse.Namespace) -> Rules:
@@ -290,6 +291,8 @@ def parser() -> argparse.ArgumentParser:
         help=f"where to write the unit (default: {service.DEFAULT_OUTPUT})",
     )
     ins.set_defaults(run=cmd_install_service)
+
+    vision_cli.add_parser(sub, with_config)
     return ap
 
 

@@ -1,0 +1,72 @@
+"""One small adapter over both generations of OpenCV's ArUco API.
+
+The pip wheels (OpenCV ≥ 4.7, 5.x) have ``cv2.aruco.ArucoDetector`` and
+``generateImageMarker`` and no longer the free functions; Debian 12's and Raspberry Pi OS's
+``python3-opencv`` 4.6 has only the old ``cv2.aruco.detectMarkers``,
+``DetectorParameters_create`` and ``drawMarker`` (research: camera-recognition.md §3.1).
+Everything else in this package goes through here, so it runs on either. It needs only cv2 and
+numpy (a test runs it under Debian's interpreter with nothing else installed).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import cv2
+import numpy as np
+
+MODERN: bool = hasattr(cv2.aruco, "ArucoDetector")
+"""True for OpenCV ≥ 4.7 (ArucoDetector), False for the 4.6 contrib API."""
+
+# The 4.6 functions, through a handle the type checker does not look into: the wheel's type
+# stubs describe only the API of the wheel.
+_legacy: Any = cv2.aruco
+
+
+def api() -> str:
+    """Which API is in use, for logs and bench meta."""
+    kind = "ArucoDetector" if MODERN else "legacy detectMarkers"
+    return f"{kind} (OpenCV {cv2.__version__})"
+
+
+def dictionary() -> cv2.aruco.Dictionary:
+    """DICT_4X4_50: 50 ids are plenty, and 4x4 cells are the largest cells for a given size."""
+    return cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50)
+
+
+def marker_bits(marker_id: int) -> np.ndarray:
+    """The marker's 6x6 cells (its black border included), 1 for white, 0 for black."""
+    if MODERN:
+        image = cv2.aruco.generateImageMarker(dictionary(), marker_id, 6, borderBits=1)
+    else:
+        image = _legacy.drawMarker(dictionary(), marker_id, 6, borderBits=1)
+    return (np.asarray(image) > 127).astype(np.uint8)
+
+
+class MarkerDetector:
+    """Finds DICT_4X4_50 markers in a grey image; keep one per thread (opencv#27714)."""
+
+    def __init__(self) -> None:
+        params = cv2.aruco.DetectorParameters() if MODERN else _legacy.DetectorParameters_create()
+        # Sub-pixel corners: the homography is fitted to them, and every hex centre inherits
+        # their error.
+        params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
+        # Sensor noise splits the adaptive threshold into many small contours, which costs time
+        # and loses markers; a higher constant ignores faint texture (research §3.2).
+        params.adaptiveThreshConstant = 10
+        self._params = params
+        self._dictionary = dictionary()
+        self._detector = cv2.aruco.ArucoDetector(self._dictionary, params) if MODERN else None
+
+    def detect(self, gray: np.ndarray) -> tuple[list[np.ndarray], list[int]]:
+        """Every marker found: its 4 corners as a (4, 2) float32 array (top left, top right,
+        bottom right, bottom left in the marker's own frame) and its id."""
+        if self._detector is not None:
+            corners, ids, _ = self._detector.detectMarkers(gray)
+        else:
+            corners, ids, _ = _legacy.detectMarkers(gray, self._dictionary, parameters=self._params)
+        if ids is None:
+            return [], []
+        return [np.asarray(c, dtype=np.float32).reshape(4, 2) for c in corners], [
+            int(i) for i in np.asarray(ids).ravel()
+        ]

@@ -1,0 +1,262 @@
+"""Per-position verdicts: sea, beach, forest or mountain, with a probability and a confidence.
+
+A hex's colour is compared with the sea around it (the median of its nearest clear sea
+hexes), so light that changes across the board, a colour cast and a smooth shadow cancel out:
+they multiply every colour alike. Glare does not multiply, it adds white; because the printed
+sea is strongly blue, the white added to the sea nearby can be measured (``glare``) and taken
+off before the comparison. The classes are Gaussians in that relative colour, learnt from a
+setup frame (`Calibration`), widened where the frame is noisier than the setup frame was.
+Without a calibration only land against sea is decided, from the frame's own sea.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from ..engine import board
+from . import geometry
+from .model import CLASSES, ColourModel, Gaussian, robust_gaussian
+from .sample import BLACK_OFFSET, HexSamples
+
+REFERENCES = 3
+"""Sea hexes whose median colour is a hex's reference: one would follow a piece on it, many
+would reach into other light."""
+
+BLOCKED = 0.3
+"""A permanent sea hex whose colour is this far (log units, any channel) from the sea around
+it holds a boat or a creature, and is no reference. Boats start right beside the island (B-6),
+exactly where the island's references lie."""
+
+MIN_CLEAR = 24
+"""At least this many references (a quarter of the permanent sea), however busy the sea."""
+
+SURE_SEA = 0.95
+"""A land position called sea this surely (and mostly unoccluded) becomes a reference too, in a
+second pass: it brings the reference closer to the island's inner hexes."""
+
+
+class Normaliser:
+    """Each hex's reference colour: the median of the nearest reference hexes (itself never)."""
+
+    def __init__(self, hexes: tuple[int, ...] = geometry.HEXES) -> None:
+        c = geometry.centres(hexes)
+        d = np.linalg.norm(c[:, None, :] - c[None, :, :], axis=2)
+        np.fill_diagonal(d, np.inf)
+        self.hexes = hexes
+        self.order = np.argsort(d, axis=1, kind="stable")[:, :-1]
+        self.permanent = np.isin(np.array(hexes), geometry.PERMANENT_SEA)
+
+    def reference(
+        self, median: np.ndarray, reference: np.ndarray, k: int = REFERENCES
+    ) -> np.ndarray:
+        """(hexes, 3) reference colours; `reference` (hexes,) marks the hexes that are sea."""
+        chosen = reference[self.order]
+        take = chosen & (np.cumsum(chosen, axis=1) <= k)  # the first k references per row
+        idx = self.order[take].reshape(len(self.hexes), k)
+        out: np.ndarray = np.median(median[idx], axis=1)
+        return out
+
+    def clear_sea(self, samples: HexSamples) -> np.ndarray:
+        """The permanent sea hexes fit to be references: no boat or creature on them.
+
+        Judged by colour only (the share of agreeing samples falls with noise in a dark frame,
+        where every hex is still a fine reference), and never fewer than `MIN_CLEAR`: in the
+        worst frame the least unusual sea hexes are the best references there are.
+        """
+        local = self.reference(samples.median, self.permanent, 6)
+        off = np.where(self.permanent, np.abs(samples.median - local).max(axis=1), np.inf)
+        clear: np.ndarray = off < BLOCKED
+        if clear.sum() < MIN_CLEAR:
+            clear = np.zeros_like(clear)
+            clear[np.argsort(off, kind="stable")[:MIN_CLEAR]] = True
+        return clear
+
+
+@dataclass(frozen=True)
+class HexVerdict:
+    """What the camera makes of one hex in one frame."""
+
+    hex: int
+    label: str
+    """sea, beach, forest or mountain; ``land`` when no calibration says which terrain."""
+    probabilities: dict[str, float]
+    """Over sea and the terrains (or sea and land), summing to 1, before any game knowledge."""
+    confidence: float
+    """0..1: the label's probability times the share of the sample that agreed, times the share
+    of the hex inside the frame (a piece on the hex lowers it; a verdict with low confidence is
+    one to ask about)."""
+    agreement: float
+    """Share of the hex's samples that its label explains (the rest: pieces, glare)."""
+
+    @property
+    def land(self) -> bool:
+        return self.label != "sea"
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "hex": board.name(self.hex),
+            "label": self.label,
+            "land": self.land,
+            "confidence": round(self.confidence, 4),
+            "agreement": round(self.agreement, 4),
+            "probabilities": {k: round(v, 4) for k, v in self.probabilities.items()},
+        }
+
+
+@dataclass
+class Calibration:
+    """What one board under one camera looks like: learnt from a setup frame (all 40 tiles)."""
+
+    model: ColourModel
+    layout: dict[int, str]
+    """The terrain on each land position in the setup frame."""
+    confirmed: bool
+    """True when people gave the layout; False when it is the camera's proposal."""
+    noise: np.ndarray = field(default_factory=lambda: np.zeros(3))
+    """(3,) variance of single samples on the setup frame's sea (`Relative.noise`); a frame
+    noisier than that widens the classes by the difference."""
+    margins: dict[int, float] = field(default_factory=dict)
+    """For a proposal: how clearly each position fell into its group (larger is surer)."""
+    source: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "version": 1,
+            "source": self.source,
+            "confirmed": self.confirmed,
+            "layout": {board.name(h): t for h, t in sorted(self.layout.items())},
+            "margins": {board.name(h): round(m, 4) for h, m in sorted(self.margins.items())},
+            "noise": [round(float(v), 7) for v in self.noise],
+            "model": self.model.to_json(),
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Calibration:
+        if data.get("version") != 1:
+            raise ValueError("not a version 1 calibration file")
+        return cls(
+            ColourModel.from_json(data["model"]),
+            {board.parse(k): v for k, v in data["layout"].items()},
+            bool(data["confirmed"]),
+            np.array(data.get("noise", [0.0, 0.0, 0.0]), np.float64),
+            {board.parse(k): float(v) for k, v in data.get("margins", {}).items()},
+            str(data.get("source", "")),
+        )
+
+
+GLARE_SLACK = 3.0
+"""Estimated glare below this (grey levels) is taken as none: noise in the estimate, which
+would otherwise darken every dark channel a little."""
+
+
+def glare(reference: np.ndarray, sea: np.ndarray) -> np.ndarray:
+    """(hexes,) white light added at each hex: the reference colours (hexes, 3) fitted as
+    `gain · sea + glare` with `sea` (3,) the frame's typical sea colour (grey levels)."""
+    basis = np.column_stack([sea, np.ones(3)])
+    coef = reference @ np.linalg.pinv(basis).T
+    g = np.clip(coef[:, 1] - GLARE_SLACK, 0.0, None)
+    # never more than most of the darkest channel: what is left must stay a colour
+    out: np.ndarray = np.minimum(g, 0.8 * reference.min(axis=1))
+    return out
+
+
+@dataclass(frozen=True)
+class Relative:
+    """A frame's samples relative to the sea around each hex, glare taken off."""
+
+    pixels: np.ndarray
+    """(hexes, samples, 3) relative log colours."""
+    median: np.ndarray
+    """(hexes, 3) relative log colour of each hex's median."""
+    noise: np.ndarray
+    """(hexes, 3) variance of single samples on the reference sea around each hex."""
+
+
+def relative(samples: HexSamples, normaliser: Normaliser, reference: np.ndarray) -> Relative:
+    """Relative colours with the hexes marked in `reference` (hexes,) as the sea to compare with."""
+    ref_log = normaliser.reference(samples.median, reference)
+    offset = BLACK_OFFSET
+    ref = np.exp(ref_log) - offset
+    sea = np.exp(np.median(samples.median[reference], axis=0)) - offset
+    g = glare(ref, sea)
+    base = np.log(np.maximum(ref - g[:, None], 0.0) + offset)
+    values = samples.values - g[:, None, None].astype(np.float32)
+    pixels = np.log(np.maximum(values, 0.0) + offset) - base[:, None, :].astype(np.float32)
+    median = np.log(np.maximum(np.exp(samples.median) - offset - g[:, None], 0.0) + offset)
+    # Noise in log units grows as the glare is taken off (the same grey levels, on less light).
+    stretch = np.exp(2 * (ref_log - base))
+    noise = normaliser.reference(samples.spread, reference) * stretch
+    return Relative(pixels, median - base, noise)
+
+
+def setup_relative(samples: HexSamples, normaliser: Normaliser) -> tuple[Relative, np.ndarray]:
+    """The setup frame's relative colours (every land position holds its tile, so only the
+    permanent sea is reference) and its clear sea."""
+    clear = normaliser.clear_sea(samples)
+    return relative(samples, normaliser, clear), clear
+
+
+LOG_LAND = -1.0
+"""Without a calibration, land is 'any colour but the sea's': a flat log density over the
+colours land can take (about 3 cubic log units). A hex median about 4 standard deviations off
+this frame's sea is then as likely land as sea."""
+
+
+def _sea_or_land(x: np.ndarray, sea: Gaussian) -> np.ndarray:
+    """(hexes, 2) probabilities of sea and land for (hexes, 3) relative medians."""
+    _, logdet = np.linalg.slogdet(sea.cov)
+    log_sea = -0.5 * (sea.mahalanobis(x) + logdet + 3 * math.log(2 * math.pi))
+    p_sea = 1.0 / (1.0 + np.exp(np.clip(LOG_LAND - log_sea, -50, 50)))
+    return np.column_stack([p_sea, 1 - p_sea])
+
+
+def _verdicts(
+    samples: HexSamples, probs: np.ndarray, explained: np.ndarray, classes: tuple[str, ...]
+) -> dict[int, HexVerdict]:
+    best = probs.argmax(axis=1)
+    out = {}
+    for row, h in enumerate(samples.hexes):
+        k = int(best[row])
+        agree = float(explained[row, k])
+        out[h] = HexVerdict(
+            h,
+            classes[k],
+            {c: float(probs[row, j]) for j, c in enumerate(classes)},
+            float(probs[row, k]) * agree * float(samples.visible[row]),
+            agree,
+        )
+    return out
+
+
+def classify(
+    samples: HexSamples, normaliser: Normaliser, calibration: Calibration | None
+) -> dict[int, HexVerdict]:
+    """A verdict for every sampled hex."""
+    clear = normaliser.clear_sea(samples)
+    rel = relative(samples, normaliser, clear)
+    if calibration is None:
+        # Land against sea only: how far each hex's median lies from this frame's own sea.
+        probs = _sea_or_land(rel.median, robust_gaussian(rel.median[clear]))
+        explained = np.repeat(samples.agreement[:, None], 2, axis=1)
+        return _verdicts(samples, probs, explained, ("sea", "land"))
+    model = calibration.model
+    sea = model.classes.index("sea")
+
+    def judge(r: Relative) -> tuple[np.ndarray, np.ndarray]:
+        extra = np.maximum(0.0, r.noise - calibration.noise)
+        return model.judge(r.pixels, r.median, extra)
+
+    probs, explained = judge(rel)
+    # Second pass: land positions that are surely sea now (their tile is gone) join the
+    # references, so that an inner hex compares itself with sea under the same light.
+    sure = (probs[:, sea] > SURE_SEA) & (explained[:, sea] > 0.6) & ~normaliser.permanent
+    if sure.any():
+        probs, explained = judge(relative(samples, normaliser, clear | sure))
+    return _verdicts(samples, probs, explained, model.classes)
+
+
+__all__ = ["CLASSES", "Calibration", "HexVerdict", "Normaliser", "classify", "relative"]

@@ -1,0 +1,149 @@
+"""Colour classes in relative log colour, and how a hex's samples are weighed against them.
+
+Each class (sea, beach, forest, mountain) is a Gaussian over single samples' relative colours,
+fitted with outliers trimmed so that pieces in the setup frame do not pull it. A hex is judged
+on all its samples at once under a contaminated model: each sample is either the class's
+colour or an occluder of any colour. So a red person covering most of a beach leaves the beach
+samples to speak, where a median of the mixture would name some third colour.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+CLASSES: tuple[str, ...] = ("sea", "beach", "forest", "mountain")
+
+FLOOR = 0.03
+"""Smallest spread per channel (log units, 3 %): a class seen on few, very even tiles must
+still allow for the next frame's noise and JPEG."""
+
+INLIER = 0.6
+"""Prior share of a hex's samples that show the hex itself rather than a piece."""
+
+LOG_OUTLIER = -3.0
+"""Log density of an occluder's colour: flat over about 20 cubic log units. A sample further
+than about 4 standard deviations from a class counts as occluder for that class."""
+
+TEMPERATURE = 8.0
+"""Neighbouring samples are not independent (blur, texture, JPEG blocks): the summed evidence
+is divided by this before it becomes a probability, as if from about 8 independent samples."""
+
+_CHI2_3_975 = 9.35
+"""97.5 % point of χ² with 3 degrees of freedom: beyond it a sample is trimmed as an outlier."""
+
+
+@dataclass(frozen=True)
+class Gaussian:
+    mean: np.ndarray
+    cov: np.ndarray
+
+    def mahalanobis(self, x: np.ndarray) -> np.ndarray:
+        d = x - self.mean
+        out: np.ndarray = np.einsum("ni,ij,nj->n", d, np.linalg.inv(self.cov), d)
+        return out
+
+
+def robust_gaussian(x: np.ndarray, floor: float = FLOOR) -> Gaussian:
+    """Mean and covariance of (n, 3) samples, trimming outliers (a hex under a boat, say).
+
+    Starts from the median and the median absolute deviation, then refits twice on the samples
+    within the 97.5 % ellipsoid.
+    """
+    mean = np.median(x, axis=0)
+    mad = 1.4826 * np.median(np.abs(x - mean), axis=0)
+    cov = np.diag(np.maximum(mad, floor) ** 2)
+    for _ in range(3):
+        keep = x[Gaussian(mean, cov).mahalanobis(x) < _CHI2_3_975]
+        if len(keep) < 4:
+            break
+        mean = keep.mean(axis=0)
+        # Trimming at 97.5 % shrinks a Gaussian's spread by about 0.84 in each direction.
+        cov = np.cov(keep.T) / 0.84**2 + np.eye(3) * floor**2
+    return Gaussian(np.asarray(mean, np.float64), np.asarray(cov, np.float64))
+
+
+@dataclass(frozen=True)
+class ColourModel:
+    """One Gaussian per class. All classes weigh the same (the game's own knowledge, such as
+    which terrain can sink next, belongs to the tracker)."""
+
+    classes: tuple[str, ...]
+    means: np.ndarray
+    covs: np.ndarray
+
+    @classmethod
+    def fit(cls, samples: dict[str, np.ndarray]) -> ColourModel:
+        names = tuple(c for c in CLASSES if c in samples)
+        fitted = [robust_gaussian(samples[c].reshape(-1, 3)) for c in names]
+        return cls(names, np.array([g.mean for g in fitted]), np.array([g.cov for g in fitted]))
+
+    def precision(self, extra: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Per hex and class, the inverse covariance (hexes, classes, 3, 3) and log |Σ|
+        (hexes, classes), each hex's classes widened by the `extra` (hexes, 3) variance its
+        sea shows beyond the setup frame's.
+
+        The extra is noise measured on the sea, in log units; on a class brighter by
+        exp(mean) the same grey levels are a smaller share, so it widens by exp(-2 mean) of it.
+        """
+        widen = extra[:, None, :] * np.exp(-2 * self.means)[None, :, :]
+        covs = self.covs[None, :, :, :] + widen[..., None] * np.eye(3)
+        logdet = np.linalg.slogdet(covs)[1]
+        return np.linalg.inv(covs).astype(np.float32), logdet.astype(np.float32)
+
+    def _log_density(
+        self, x: np.ndarray, inv: np.ndarray, logdet: np.ndarray, scale: float = 1.0
+    ) -> np.ndarray:
+        """(hexes, samples, classes) log densities of (hexes, samples, 3) relative colours,
+        covariances times `scale`. The quadratic form is written out: on arrays of 3-vectors
+        that is several times faster than batched matrix products of tiny matrices."""
+        d = x[:, :, None, :] - self.means.astype(np.float32)  # (hexes, samples, classes, 3)
+        a = inv[:, None, :, :, :]
+        d0, d1, d2 = d[..., 0], d[..., 1], d[..., 2]
+        q = a[..., 0, 0] * d0 * d0 + a[..., 1, 1] * d1 * d1 + a[..., 2, 2] * d2 * d2
+        q += 2 * (a[..., 0, 1] * d0 * d1 + a[..., 0, 2] * d0 * d2 + a[..., 1, 2] * d1 * d2)
+        const = logdet + np.float32(3 * np.log(2 * np.pi * scale))
+        out: np.ndarray = -0.5 * (q / np.float32(scale) + const[:, None, :])
+        return out
+
+    def judge(
+        self, pixels: np.ndarray, median: np.ndarray, extra: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """For (hexes, samples, 3) relative colours, their (hexes, 3) medians and the extra
+        noise (hexes, 3) around each hex: the class probabilities (hexes, classes) and the
+        share of samples each class explains (hexes, classes).
+
+        The samples' evidence is summed under the contaminated model; the median adds one weak
+        vote from a widened class, which decides only when no class explains any sample (a hex
+        all under pieces, or in light the setup frame never saw).
+        """
+        inv, logdet = self.precision(extra)
+        inlier = self._log_density(pixels, inv, logdet) + np.float32(np.log(INLIER))
+        outlier = np.float32(LOG_OUTLIER + np.log(1 - INLIER))
+        mixed = np.logaddexp(inlier, outlier)
+        vote = self._log_density(median[:, None, :].astype(np.float32), inv, logdet, 16.0)
+        evidence = mixed.sum(axis=1) / TEMPERATURE + vote[:, 0, :]
+        evidence -= evidence.max(axis=1, keepdims=True)
+        p = np.exp(evidence)
+        probs: np.ndarray = p / p.sum(axis=1, keepdims=True)
+        explained: np.ndarray = (inlier > outlier).mean(axis=1)
+        return probs, explained
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            c: {"mean": self.means[k].round(5).tolist(), "cov": self.covs[k].round(7).tolist()}
+            for k, c in enumerate(self.classes)
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> ColourModel:
+        names = tuple(c for c in CLASSES if c in data)
+        if set(names) != set(data) or "sea" not in names:
+            raise ValueError(f"colour classes must be among {CLASSES} and include sea")
+        return cls(
+            names,
+            np.array([data[c]["mean"] for c in names], np.float64),
+            np.array([data[c]["cov"] for c in names], np.float64),
+        )

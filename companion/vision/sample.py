@@ -1,0 +1,80 @@
+"""A robust colour sample of every hex of a registered frame.
+
+Each hex is read at fixed points of an inner disc (`geometry.disc_offsets`), mapped into the
+frame by the homography: no warp of the whole frame, so a 1280×960 frame costs no more than a
+small one. Colours are taken as log(BGR): a lamp's brightness, its colour and a smooth shadow
+multiply each channel, which a logarithm turns into an offset that the comparison with nearby
+sea (in `classify`) subtracts away. The median over the disc ignores a piece that covers less
+than half of it; the share of samples near that median says how much of the hex agreed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from . import geometry
+from .register import project
+
+BLACK_OFFSET = 4.0
+"""Added before the logarithm so that the darkest, noisiest pixels do not dominate."""
+
+AGREEMENT = 0.18
+"""A sample agrees with its hex's median when every channel is within this (log units, about
+±20 % in brightness): texture and noise stay inside, a piece of another colour falls outside."""
+
+_LOG = np.log(np.arange(256, dtype=np.float32) + BLACK_OFFSET)
+
+
+@dataclass(frozen=True)
+class HexSamples:
+    """The samples of one frame, one row per hex of `hexes`."""
+
+    hexes: tuple[int, ...]
+    values: np.ndarray
+    """(hexes, samples, 3) float32 BGR as read, 0..255."""
+    pixels: np.ndarray
+    """(hexes, samples, 3) float32 log BGR."""
+    median: np.ndarray
+    """(hexes, 3) the per-channel median of `pixels`."""
+    spread: np.ndarray
+    """(hexes, 3) robust variance of `pixels` about `median` (texture, noise and pieces)."""
+    agreement: np.ndarray
+    """(hexes,) share of samples that agree with the median: 1 on a clear hex, lower under a piece."""
+    visible: np.ndarray
+    """(hexes,) share of sample points inside the frame."""
+
+
+class Sampler:
+    """Samples the same hexes of every frame; build once, use for each frame."""
+
+    def __init__(self, hexes: tuple[int, ...] = geometry.HEXES) -> None:
+        self.hexes = hexes
+        self.points = geometry.sample_points(hexes)
+
+    def sample(self, frame: np.ndarray, homography: np.ndarray) -> HexSamples:
+        """`frame` BGR uint8; `homography` board → frame pixels."""
+        h, w = frame.shape[:2]
+        px = project(homography, self.points)
+        xi = np.rint(px[..., 0]).astype(np.intp)
+        yi = np.rint(px[..., 1]).astype(np.intp)
+        inside = (xi >= 0) & (xi < w) & (yi >= 0) & (yi < h)
+        # A point off the frame reads the nearest edge pixel; `visible` lets callers discount it.
+        np.clip(xi, 0, w - 1, out=xi)
+        np.clip(yi, 0, h - 1, out=yi)
+        raw = frame[yi, xi]
+        pixels = _LOG[raw]
+        median = np.median(pixels, axis=1)
+        off = np.abs(pixels - median[:, None, :])
+        close = off.max(axis=2) < AGREEMENT
+        spread = (1.4826 * np.median(off, axis=1)) ** 2
+        return HexSamples(
+            self.hexes,
+            raw.astype(np.float32),
+            pixels,
+            median,
+            spread,
+            close.mean(axis=1),
+            inside.mean(axis=1),
+        )

@@ -1,0 +1,157 @@
+"""Where frames come from: the Pi's camera, a USB camera, or files (tests and replays).
+
+Chosen by the configuration's ``[camera] source``: ``picamera2``, ``usb:N`` (``/dev/videoN``
+through V4L2), ``files:PATH`` (an image, a folder of images in name order, or a video) or
+``none``. Every source hands out BGR uint8 frames, OpenCV's order, whatever the camera gives.
+
+picamera2 is imported only when that source is opened: it exists only on Raspberry Pi OS (from
+apt), and everything else must run without it. OpenCV's VideoCapture cannot open the Pi's CSI
+camera on the libcamera stack (opencv#22820), hence the two camera sources.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from types import TracebackType
+from typing import Any, Protocol
+
+import cv2
+import numpy as np
+
+IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".tif", ".tiff")
+DEFAULT_SIZE = (1280, 960)
+
+
+class SourceError(Exception):
+    """A source that cannot be opened; the message says what to change."""
+
+
+class FrameSource(Protocol):
+    """Something that hands out frames until it has none; a context manager that closes it."""
+
+    def read(self) -> np.ndarray | None:
+        """The next BGR uint8 frame, or None when there is none (end of files, camera gone)."""
+        ...
+
+    def close(self) -> None: ...
+
+    def __enter__(self) -> FrameSource: ...
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        value: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None: ...
+
+
+class _Closing:
+    def close(self) -> None:
+        """Nothing to release."""
+
+    def __enter__(self) -> Any:  # Any: each subclass returns itself
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        value: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+
+class Picamera2Source(_Closing):
+    """The Pi's CSI camera through picamera2 (apt's python3-picamera2)."""
+
+    def __init__(self, size: tuple[int, int] = DEFAULT_SIZE, camera: int = 0) -> None:
+        try:
+            from picamera2 import Picamera2
+        except ImportError as e:
+            raise SourceError(
+                f"picamera2 is not importable ({e}): sudo apt install python3-picamera2, and "
+                "make the venv with --system-site-packages"
+            ) from None
+        self._camera = Picamera2(camera)
+        # "RGB888" is picamera2's name for 3 bytes per pixel in B, G, R order: what OpenCV
+        # expects. Its still default "BGR888" arrives in R, G, B order (research §4).
+        config = self._camera.create_preview_configuration(main={"format": "RGB888", "size": size})
+        self._camera.configure(config)
+        self._camera.start()
+
+    def read(self) -> np.ndarray | None:
+        frame = self._camera.capture_array("main")
+        return None if frame is None else np.ascontiguousarray(frame[:, :, :3])
+
+    def close(self) -> None:
+        self._camera.stop()
+        self._camera.close()
+
+
+class CaptureSource(_Closing):
+    """OpenCV's VideoCapture: a USB camera by index, or a video file."""
+
+    def __init__(self, target: int | str, size: tuple[int, int] | None = None) -> None:
+        if isinstance(target, int):
+            self._capture = cv2.VideoCapture(target, cv2.CAP_V4L2)
+        else:
+            self._capture = cv2.VideoCapture(target)
+        if not self._capture.isOpened():
+            raise SourceError(f"OpenCV cannot open {target!r}")
+        if size is not None:
+            self._capture.set(cv2.CAP_PROP_FRAME_WIDTH, size[0])
+            self._capture.set(cv2.CAP_PROP_FRAME_HEIGHT, size[1])
+
+    def read(self) -> np.ndarray | None:
+        ok, frame = self._capture.read()
+        return np.asarray(frame) if ok else None
+
+    def close(self) -> None:
+        self._capture.release()
+
+
+class ImageFiles(_Closing):
+    """Still images, one frame each, in name order."""
+
+    def __init__(self, paths: list[Path]) -> None:
+        if not paths:
+            raise SourceError("no image files to read")
+        self.paths = paths
+        self._next = 0
+
+    def read(self) -> np.ndarray | None:
+        if self._next >= len(self.paths):
+            return None
+        path = self.paths[self._next]
+        self._next += 1
+        frame = cv2.imread(str(path), cv2.IMREAD_COLOR)
+        if frame is None:
+            raise SourceError(f"cannot read the image {path}")
+        return np.asarray(frame)
+
+
+def files(path: Path) -> FrameSource:
+    """An image, a folder of images, or a video."""
+    if path.is_dir():
+        images = sorted(p for p in path.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
+        if not images:
+            raise SourceError(f"no images ({', '.join(IMAGE_SUFFIXES)}) in {path}")
+        return ImageFiles(images)
+    if not path.exists():
+        raise SourceError(f"{path} does not exist")
+    if path.suffix.lower() in IMAGE_SUFFIXES:
+        return ImageFiles([path])
+    return CaptureSource(str(path))
+
+
+def open_source(spec: str, size: tuple[int, int] = DEFAULT_SIZE) -> FrameSource:
+    """The source that a ``[camera] source`` value names."""
+    if spec == "picamera2":
+        return Picamera2Source(size)
+    if spec.startswith("usb:") and spec[4:].isdigit():
+        return CaptureSource(int(spec[4:]), size)
+    if spec.startswith("files:") and len(spec) > 6:
+        return files(Path(spec[6:]).expanduser())
+    if spec == "none":
+        raise SourceError("no camera is configured ([camera] source = none)")
+    raise SourceError(f'{spec!r} is not a camera source: "picamera2", "usb:N" or "files:PATH"')

@@ -1,0 +1,639 @@
+"""Synthetic photos of the board, with ground truth: for tests and the bench, never for play.
+
+A board is drawn from `plane()` (flat terrain colours with texture, the printed sea, the
+markers from OpenCV's dictionary), seen through a pinhole camera at a random pose, and damaged
+as a phone or Pi camera damages a photo. Two modes (research §6):
+
+- ``normal``: tilt up to 35°, the marked area filling 75–95 % of the short side, a smooth gain
+  field, a colour cast, blur, noise, JPEG quality 60–95, pieces on about half the land.
+- ``harsh``: the same, darker and less even (gain 0.35–1.2, cast ±25 %), plus a hard shadow
+  edge, glare on 30 % of frames, stronger blur and noise, a hand over one marker on a quarter
+  of the frames, and the tiles' thickness (beach 2, forest 4, mountain 6 mm) seen in parallax.
+
+The truth of a frame is what lies on each land position and the board→image homography of the
+table's plane; `recorded` stores frames with it so real photos can join the same tests.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import cv2
+import numpy as np
+
+from ..engine import board
+from ..engine.data import TERRAIN_COUNT, TERRAINS
+from . import geometry
+from .aruco import marker_bits
+from .markers import Marker, MarkerLayout
+from .markers import load as load_markers
+
+MODES = ("normal", "harsh")
+
+# Printed colours, BGR. Approximations of the box's art; the recogniser never sees these
+# numbers (it learns colours from a setup frame), so they only need to be plausible.
+COLOURS: dict[str, tuple[float, float, float]] = {
+    "sea": (148, 96, 38),
+    "beach": (140, 196, 222),
+    "forest": (52, 104, 58),
+    "mountain": (108, 118, 128),
+}
+_TEXTURE = {"sea": 0.06, "beach": 0.07, "forest": 0.16, "mountain": 0.12}
+_TABLE = (55, 85, 120)
+_WHITE = (232, 234, 235)
+_BLACK = (28, 26, 26)
+_TILE_SIDE = (170, 185, 200)
+_ISLAND = (120, 170, 190)
+THICKNESS_MM = {"beach": 2.0, "forest": 4.0, "mountain": 6.0}
+
+# Pieces: footprint (length, width) and height in hex units, and colours (BGR).
+# People in the six players' colours (box.json): red, blue, green, yellow, orange, white.
+_PEOPLE_COLOURS = [
+    (40, 40, 200),
+    (180, 90, 30),
+    (50, 150, 60),
+    (40, 210, 230),
+    (30, 130, 240),
+    (225, 228, 230),
+]
+_PIECES: dict[str, tuple[float, float, float, tuple[int, int, int]]] = {
+    "person": (0.5, 0.36, 0.8, (0, 0, 0)),  # colour per player
+    "boat": (1.3, 0.6, 0.35, (70, 115, 165)),
+    "shark": (0.9, 0.4, 0.5, (140, 140, 135)),
+    "whale": (1.0, 0.6, 0.5, (85, 80, 75)),
+    "serpent": (1.1, 0.35, 0.4, (70, 140, 80)),
+}
+
+
+@dataclass(frozen=True)
+class Piece:
+    """A wooden piece: an occluder, never recognised. (x, y) its centre in hex units."""
+
+    kind: str
+    x: float
+    y: float
+    angle: float
+    colour: tuple[int, int, int]
+    on: int
+    """The hex it stands on (engine number)."""
+
+
+@dataclass
+class Truth:
+    """What a synthetic (or recorded) frame shows."""
+
+    positions: dict[int, str]
+    """Each of the 40 land positions: beach, forest, mountain, or sea once its tile is gone."""
+    homography: list[list[float]] | None = None
+    """Board (hex units, table level) → image pixels, when known."""
+    hidden_marker: int | None = None
+    """The marker a hand covers, if any."""
+    mode: str = "recorded"
+    params: dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "positions": {board.name(h): t for h, t in sorted(self.positions.items())},
+            "homography": self.homography,
+            "hidden_marker": self.hidden_marker,
+            "mode": self.mode,
+            "params": self.params,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Truth:
+        positions = {board.parse(k): v for k, v in data["positions"].items()}
+        return cls(
+            positions,
+            data.get("homography"),
+            data.get("hidden_marker"),
+            data.get("mode", "recorded"),
+            data.get("params", {}),
+        )
+
+
+@dataclass
+class Shot:
+    image: np.ndarray
+    """BGR uint8, as OpenCV reads a photo."""
+    truth: Truth
+
+
+# -- what lies on the board ----------------------------------------------------------------
+
+
+def random_layout(rng: np.random.Generator) -> dict[int, str]:
+    """The 40 tiles shuffled onto the 40 land positions (B-2: 16 beach, 16 forest, 8 mountain)."""
+    tiles = [t for t in TERRAINS for _ in range(TERRAIN_COUNT[t])]
+    order = rng.permutation(len(tiles))
+    return {h: tiles[int(k)] for h, k in zip(geometry.LAND, order, strict=True)}
+
+
+def sink(rng: np.random.Generator, layout: dict[int, str], removed: int) -> dict[int, str]:
+    """The layout after `removed` tiles have gone, in the order the rules sink them (beaches
+    first, then forests, then mountains: B-20), each class in random order."""
+    order: list[int] = []
+    for terrain in TERRAINS:
+        hexes = [h for h in geometry.LAND if layout[h] == terrain]
+        order += [hexes[int(i)] for i in rng.permutation(len(hexes))]
+    gone = set(order[:removed])
+    return {h: ("sea" if h in gone else t) for h, t in layout.items()}
+
+
+def random_pieces(
+    rng: np.random.Generator,
+    positions: dict[int, str],
+    land_share: float = 0.5,
+    creatures_on_positions: bool = False,
+) -> list[Piece]:
+    """People on about `land_share` of the land tiles, swimmers on a third of the sunk
+    positions, and people, boats and creatures on a tenth of the permanent sea."""
+    pieces: list[Piece] = []
+
+    def put(kind: str, h: int, spread: float) -> None:
+        x, y = geometry.centre(h)
+        r, a = spread * math.sqrt(rng.uniform()), rng.uniform(0, 2 * math.pi)
+        turn = float(rng.uniform(0, math.pi))
+        colour = _PIECES[kind][3]
+        if kind == "person":  # a player's colour
+            colour = _PEOPLE_COLOURS[int(rng.integers(len(_PEOPLE_COLOURS)))]
+        pieces.append(Piece(kind, x + r * math.cos(a), y + r * math.sin(a), turn, colour, h))
+
+    for h, terrain in positions.items():
+        if terrain != "sea" and rng.uniform() < land_share:
+            for _ in range(int(rng.choice([1, 2, 3], p=[0.65, 0.25, 0.10]))):
+                put("person", h, 0.45)
+    for h in geometry.HEXES:
+        if h in positions and positions[h] != "sea":
+            continue
+        if h in positions:
+            # A sunk tile leaves its people swimming there. Boats and creatures would hide the
+            # whole hex: no colour can tell what lies under them, and the tracker knows where
+            # they are, so they are drawn on the permanent sea only (see `creatures_on_positions`).
+            if rng.uniform() < 0.35:
+                put("person", h, 0.35)
+            if not creatures_on_positions or rng.uniform() >= 0.2:
+                continue
+        elif rng.uniform() >= 0.1:
+            continue
+        kind = str(rng.choice(["person", "boat", "shark", "whale", "serpent"]))
+        put(kind, h, 0.3)
+        if kind == "boat" and rng.uniform() < 0.5:
+            put("person", h, 0.25)
+    return pieces
+
+
+# -- the camera ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Camera:
+    """A pinhole camera: K, and the world→camera rotation R and centre C (world: hex units,
+    x right, y down, z into the table, so a height h above the board is z = -h)."""
+
+    k: np.ndarray
+    r: np.ndarray
+    c: np.ndarray
+    tilt: float
+
+    def plane(self, height: float = 0.0) -> np.ndarray:
+        """The homography board (x, y) → pixels for the plane `height` units above the table."""
+        t = -self.r @ self.c
+        m = np.column_stack([self.r[:, 0], self.r[:, 1], -height * self.r[:, 2] + t])
+        h = self.k @ m
+        return np.asarray(h / h[2, 2])
+
+    def project(self, xyz: np.ndarray) -> np.ndarray:
+        p = (xyz - self.c) @ self.r.T @ self.k.T
+        return np.asarray(p[:, :2] / p[:, 2:3])
+
+
+def _rot(axis: int, angle: float) -> np.ndarray:
+    c, s = math.cos(angle), math.sin(angle)
+    i, j = [(1, 2), (2, 0), (0, 1)][axis]
+    m = np.eye(3)
+    m[i, i] = m[j, j] = c
+    m[i, j], m[j, i] = -s, s
+    return m
+
+
+def random_camera(
+    rng: np.random.Generator,
+    size: tuple[int, int],
+    extent: tuple[float, float, float, float],
+    max_tilt: float = 35.0,
+    fill: tuple[float, float] = (0.75, 0.95),
+) -> Camera:
+    """A camera that sees the marked area filling `fill` of the short side at a tilt up to
+    `max_tilt` degrees, the board turned a quarter turn at random and a little askew."""
+    w, h = size
+    f = (w / 2) / math.tan(math.radians(rng.uniform(55, 75)) / 2)
+    tilt = math.radians(rng.uniform(0, max_tilt))
+    yaw = math.radians(90 * int(rng.integers(4)) + rng.uniform(-10, 10))
+    roll = math.radians(rng.uniform(-5, 5))
+    r = _rot(2, roll) @ _rot(0, tilt) @ _rot(2, yaw)
+    left, top, right, bottom = extent
+    corners = np.array([[left, top, 0], [right, top, 0], [right, bottom, 0], [left, bottom, 0]])
+    target = np.array([(left + right) / 2, (top + bottom) / 2, 0.0])
+    goal = rng.uniform(*fill)
+    distance = f * (right - left) / (goal * h)
+    k = np.array([[f, 0, w / 2], [0, f, h / 2], [0, 0, 1.0]])
+    for _ in range(4):  # perspective: the size is not quite 1/distance, so converge on it
+        c = target - distance * (r.T @ np.array([0, 0, 1.0]))
+        cam = Camera(k, r, c, math.degrees(tilt))
+        p = cam.project(corners)
+        span = max((p[:, 0].max() - p[:, 0].min()) / w, (p[:, 1].max() - p[:, 1].min()) / h)
+        distance *= span / goal
+    c = target - distance * (r.T @ np.array([0, 0, 1.0]))
+    p = Camera(k, r, c, 0).project(corners)
+    # Move the principal point so the board lies somewhere in the frame, not always centred.
+    k = k.copy()
+    for axis, length in ((0, w), (1, h)):
+        lo, hi = p[:, axis].min(), p[:, axis].max()
+        slack = max(0.0, length - (hi - lo))
+        k[axis, 2] += slack * rng.uniform(0.05, 0.95) - lo
+    return Camera(k, r, c, math.degrees(tilt))
+
+
+# -- drawing -------------------------------------------------------------------------------
+
+# What each pixel shows before texture, light and the sensor: a label, then a colour.
+_TABLE_L, _SEA_L, _LINE_L, _ISLAND_L, _SIDE_L = 0, 1, 2, 3, 4
+_TILE_L = {t: 5 + k for k, t in enumerate(TERRAINS)}
+
+
+def _noise(rng: np.random.Generator, shape: tuple[int, int], cells: float) -> np.ndarray:
+    """Smooth unit noise with features about `cells` pixels across."""
+    h, w = shape
+    cells = max(cells, 1.0)
+    small = rng.standard_normal((int(h / cells) + 3, int(w / cells) + 3)).astype(np.float32)
+    return cv2.resize(small, (w, h), interpolation=cv2.INTER_CUBIC)
+
+
+def _poly(points: np.ndarray) -> np.ndarray:
+    return np.round(points * 16).astype(np.int32)  # for shift=4: 1/16 px precision
+
+
+def _square(x: float, y: float, half: float) -> np.ndarray:
+    return np.array(
+        [[x - half, y - half], [x + half, y - half], [x + half, y + half], [x - half, y + half]]
+    )
+
+
+def _on(camera: Camera, points: np.ndarray, height: float = 0.0) -> np.ndarray:
+    """Board points (n, 2) at `height` above the table → pixels."""
+    return camera.project(np.column_stack([points, np.full(len(points), -height)]))
+
+
+def _paint(
+    rng: np.random.Generator,
+    camera: Camera,
+    size: tuple[int, int],
+    positions: dict[int, str],
+    heights: dict[str, float],
+    ppu: float,
+) -> tuple[np.ndarray, dict[int, np.ndarray]]:
+    """The label map of the table, the printed board and the tiles, and each tile's outline
+    (laid by hand: a little off its hex and turned)."""
+    w, h = size
+    labels = np.full((h, w), _TABLE_L, np.uint8)
+    cv2.fillPoly(labels, [_poly(_on(camera, _square(0, 0, 1) * [11.3, 10.9]))], _SEA_L, shift=4)
+    thick = max(1, round(0.03 * ppu))
+    lines = [_poly(_on(camera, geometry.outline(*geometry.centre(i)))) for i in geometry.HEXES]
+    cv2.polylines(labels, lines, True, _LINE_L, thick, cv2.LINE_8, 4)
+    for i in board.SAFE_ISLANDS:
+        island = _on(camera, geometry.outline(*geometry.centre(i), 0.95))
+        cv2.fillPoly(labels, [_poly(island)], _ISLAND_L, shift=4)
+    outlines: dict[int, np.ndarray] = {}
+    for hx, terrain in positions.items():
+        if terrain != "sea":
+            x, y = geometry.centre(hx)
+            dx, dy = rng.normal(0, 0.03, 2)
+            outlines[hx] = geometry.outline(x + dx, y + dy, 0.96, float(rng.normal(0, 0.03)))
+    for hx, poly in outlines.items():  # a raised tile shows its edge on the far side
+        t = heights[positions[hx]]
+        if t > 0:
+            hull = cv2.convexHull(_poly(np.vstack([_on(camera, poly), _on(camera, poly, t)])))
+            cv2.fillConvexPoly(labels, hull, _SIDE_L, cv2.LINE_8, 4)
+    for hx in sorted(outlines, key=lambda k: heights[positions[k]]):  # thicker tiles on top
+        terrain = positions[hx]
+        top = _on(camera, outlines[hx], heights[terrain])
+        cv2.fillPoly(labels, [_poly(top)], _TILE_L[terrain], shift=4)
+    return labels, outlines
+
+
+def _colour(
+    rng: np.random.Generator, labels: np.ndarray, colours: dict[str, np.ndarray], ppu: float
+) -> np.ndarray:
+    """Labels → colours with printed texture (trees, rock, waves), as float32 BGR."""
+    lut = np.zeros((5 + len(TERRAINS), 3), np.float32)
+    amp = np.zeros(len(lut), np.float32)
+    lut[_TABLE_L], amp[_TABLE_L] = _TABLE, 0.12
+    lut[_SEA_L], amp[_SEA_L] = colours["sea"], _TEXTURE["sea"]
+    lut[_LINE_L], amp[_LINE_L] = colours["sea"] * 1.18, _TEXTURE["sea"]
+    lut[_ISLAND_L], amp[_ISLAND_L] = _ISLAND, 0.08
+    lut[_SIDE_L], amp[_SIDE_L] = _TILE_SIDE, 0.03
+    for t, k in _TILE_L.items():
+        lut[k], amp[k] = colours[t], _TEXTURE[t]
+    texture = 0.6 * _noise(rng, labels.shape, 0.1 * ppu) + 0.6 * _noise(
+        rng, labels.shape, 0.4 * ppu
+    )
+    texture *= amp[labels]
+    texture += 1
+    image = lut[labels]
+    image *= texture[..., None]
+    return image
+
+
+def _paste(dst: np.ndarray, patch: np.ndarray, h: np.ndarray) -> None:
+    """Warp `patch` (float32) by `h` (patch pixel → image pixel) onto `dst`, touching only the
+    pixels it covers (a whole-frame warp per marker would cost more than the frame)."""
+    ph, pw = patch.shape[:2]
+    corners = np.array([[0, 0], [pw, 0], [pw, ph], [0, ph]], np.float64) - 0.5
+    q = corners @ h[:, :2].T + h[:, 2]
+    q = q[:, :2] / q[:, 2:3]
+    x0, y0 = np.maximum(np.floor(q.min(axis=0)).astype(int) - 1, 0)
+    x1 = min(int(np.ceil(q[:, 0].max())) + 2, dst.shape[1])
+    y1 = min(int(np.ceil(q[:, 1].max())) + 2, dst.shape[0])
+    if x1 <= x0 or y1 <= y0:
+        return
+    shift = np.array([[1, 0, -x0], [0, 1, -y0], [0, 0, 1.0]]) @ h
+    warped = cv2.warpPerspective(patch, shift, (x1 - x0, y1 - y0), flags=cv2.INTER_LINEAR)
+    ones = np.ones((ph, pw), np.float32)
+    alpha = cv2.warpPerspective(ones, shift, (x1 - x0, y1 - y0), flags=cv2.INTER_LINEAR)
+    roi = dst[y0:y1, x0:x1]
+    roi *= 1 - alpha[..., None]
+    roi += warped * alpha[..., None]
+
+
+def _draw_markers(image: np.ndarray, camera: Camera, layout: MarkerLayout) -> None:
+    """Each marker with its white margin, its cells from OpenCV's dictionary."""
+    px = 12  # patch pixels per cell
+    for m in layout.markers:
+        quiet = layout.quiet_zone_cells
+        cells = marker_bits(m.id).astype(np.float32)
+        patch_cells = np.kron(cells, np.ones((px, px), np.float32))
+        pad = round(quiet * px)
+        patch = np.pad(patch_cells, pad, constant_values=1.0)
+        white, black = np.array(_WHITE, np.float32), np.array(_BLACK, np.float32)
+        patch = np.where(patch[..., None] > 0.5, white, black).astype(np.float32)
+        cell = m.size / 6
+        s = cell / px
+        left = m.x - m.size / 2 - pad * s
+        top = m.y - m.size / 2 - pad * s
+        to_board = np.array([[s, 0, left + s / 2], [0, s, top + s / 2], [0, 0, 1.0]])
+        _paste(image, patch, camera.plane(0.0) @ to_board)
+
+
+def _ellipse(x: float, y: float, length: float, width: float, angle: float) -> np.ndarray:
+    t = np.linspace(0, 2 * math.pi, 14, endpoint=False)
+    ca, sa = math.cos(angle), math.sin(angle)
+    ex, ey = length / 2 * np.cos(t), width / 2 * np.sin(t)
+    return np.stack([x + ca * ex - sa * ey, y + sa * ex + ca * ey], axis=1)
+
+
+def _draw_pieces(
+    image: np.ndarray, camera: Camera, pieces: list[Piece], base: dict[int, float]
+) -> None:
+    """Each piece a prism from its footprint up to its height, far ones first."""
+    order = sorted(pieces, key=lambda p: -float(np.linalg.norm([p.x, p.y, 0.0] - camera.c)))
+    for p in order:
+        length, width, height, _ = _PIECES[p.kind]
+        foot = _ellipse(p.x, p.y, length, width, p.angle)
+        z = base.get(p.on, 0.0)
+        bottom, top = _on(camera, foot, z), _on(camera, foot, z + height)
+        hull = cv2.convexHull(_poly(np.vstack([bottom, top])))
+        colour = np.array(p.colour, np.float32)
+        cv2.fillConvexPoly(image, hull, (colour * 0.7).tolist(), cv2.LINE_8, 4)
+        lit = np.minimum(colour * 1.1 + 10, 255).tolist()
+        cv2.fillConvexPoly(image, _poly(top), lit, cv2.LINE_8, 4)
+
+
+def _draw_hand(
+    rng: np.random.Generator, image: np.ndarray, camera: Camera, marker: Marker, quiet: float
+) -> None:
+    """A hand reaching in from the nearest edge of the frame and resting on the marker."""
+    h, w = image.shape[:2]
+    square = _square(marker.x, marker.y, marker.size / 2 + quiet * 0.5)
+    corners = _on(camera, square, 0.5)
+    centre = corners.mean(axis=0)
+    radius = float(np.linalg.norm(corners - centre, axis=1).max()) * rng.uniform(1.05, 1.25)
+    skin = np.array([rng.uniform(90, 130), rng.uniform(130, 165), rng.uniform(180, 225)])
+    edges = [(centre[0], 0.0), (centre[0], h - 1.0), (0.0, centre[1]), (w - 1.0, centre[1])]
+    arm = min(edges, key=lambda e: math.hypot(e[0] - centre[0], e[1] - centre[1]))
+    heading = math.atan2(centre[1] - arm[1], centre[0] - arm[0])
+    c = (int(centre[0]), int(centre[1]))
+    cv2.line(image, (int(arm[0]), int(arm[1])), c, (skin * 0.92).tolist(), int(radius * 1.1))
+    axes = (int(radius), int(radius * 0.85))
+    cv2.ellipse(image, c, axes, math.degrees(heading), 0, 360, skin.tolist(), -1)
+    for k in range(4):  # fingers, spread ahead of the palm
+        a = heading + math.radians(-30 + 20 * k)
+        tip = (
+            int(centre[0] + 1.6 * radius * math.cos(a)),
+            int(centre[1] + 1.6 * radius * math.sin(a)),
+        )
+        cv2.line(image, c, tip, (skin * 1.03).tolist(), max(2, int(radius * 0.28)))
+
+
+# -- light and sensor ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Damage:
+    gain: tuple[float, float]
+    cast: float
+    blur: tuple[float, float]
+    noise: tuple[float, float]
+    shadow: bool
+    glare: float
+    hand: float
+    parallax: bool
+
+
+DAMAGE = {
+    "normal": Damage((0.75, 1.1), 0.08, (0.3, 1.0), (1.0, 4.0), False, 0.0, 0.0, False),
+    "harsh": Damage((0.35, 1.2), 0.25, (0.8, 2.0), (4.0, 12.0), True, 0.3, 0.25, True),
+    # not a bench mode: even light and a sharp, quiet sensor, for tests of the drawing itself
+    "clean": Damage((1.0, 1.0), 0.0, (0.3, 0.3), (0.0, 0.0), False, 0.0, 0.0, False),
+}
+
+
+def _photometric(
+    rng: np.random.Generator, image: np.ndarray, damage: Damage, params: dict[str, Any]
+) -> np.ndarray:
+    h, w = image.shape[:2]
+    lo, hi = damage.gain
+    grid = rng.uniform(lo, hi, (3, 3)).astype(np.float32)
+    gain = np.clip(cv2.resize(grid, (w, h), interpolation=cv2.INTER_CUBIC), lo, hi)
+    cast = rng.uniform(1 - damage.cast, 1 + damage.cast, 3).astype(np.float32)
+    if damage.shadow:
+        # A hard edge: a lamp behind a head or an arm. Shade is lit by the sky, a little bluer.
+        angle = rng.uniform(0, 2 * math.pi)
+        px, py = rng.uniform(0.25, 0.75) * w, rng.uniform(0.25, 0.75) * h
+        far = 4 * (w + h)
+        d, n = (
+            np.array([math.cos(angle), math.sin(angle)]),
+            np.array([-math.sin(angle), math.cos(angle)]),
+        )
+        p0 = np.array([px, py])
+        half = np.array(
+            [p0 - far * n, p0 + far * n, p0 + far * n + far * d, p0 - far * n + far * d]
+        )
+        shade = np.zeros((h, w), np.float32)
+        cv2.fillPoly(shade, [_poly(half)], 1.0, cv2.LINE_8, 4)
+        shade = np.asarray(cv2.GaussianBlur(shade, (0, 0), rng.uniform(0.5, 2.0)), np.float32)
+        depth = rng.uniform(0.45, 0.7)
+        lit = gain[..., None] * cast
+        shaded = lit * (depth * np.array([1.05, 1.0, 0.95], np.float32))
+        light = lit + shade[..., None] * (shaded - lit)
+        params["shadow_depth"] = round(float(depth), 3)
+    else:
+        light = gain[..., None] * cast
+    image *= light
+    if rng.uniform() < damage.glare:
+        gx, gy = rng.uniform(0.2, 0.8) * w, rng.uniform(0.2, 0.8) * h
+        sigma = rng.uniform(0.06, 0.15) * min(w, h)
+        amp = rng.uniform(50, 130)
+        bx = np.exp(-((np.arange(w, dtype=np.float32) - gx) ** 2) / (2 * sigma**2))
+        by = np.exp(-((np.arange(h, dtype=np.float32) - gy) ** 2) / (2 * sigma**2))
+        image += (amp * np.outer(by, bx)).astype(np.float32)[..., None]
+        params["glare"] = round(float(amp), 1)
+    sigma = rng.uniform(*damage.blur)
+    blurred = np.asarray(cv2.GaussianBlur(image, (0, 0), sigma), np.float32)
+    noise_sigma = rng.uniform(*damage.noise)
+    noise = np.empty_like(blurred)
+    # OpenCV's generator: several times faster than numpy's for a whole frame; seeded from ours.
+    cv2.setRNGSeed(int(rng.integers(2**31)))
+    cv2.randn(noise, np.zeros(3), np.full(3, noise_sigma))
+    blurred += noise
+    out = np.clip(blurred, 0, 255).astype(np.uint8)
+    quality = int(rng.integers(60, 96))
+    ok, jpeg = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, quality])
+    if not ok:
+        raise RuntimeError("JPEG encoding failed")
+    params.update(blur=round(float(sigma), 2), noise=round(float(noise_sigma), 2), jpeg=quality)
+    return np.asarray(cv2.imdecode(jpeg, cv2.IMREAD_COLOR))
+
+
+# -- a whole photo -------------------------------------------------------------------------
+
+
+def board_colours(rng: np.random.Generator) -> dict[str, np.ndarray]:
+    """One printing of the board: the nominal colours, each a little off (print runs, paper)."""
+    return {
+        k: np.array(v, np.float32) * rng.uniform(0.94, 1.06, 3).astype(np.float32)
+        for k, v in COLOURS.items()
+    }
+
+
+def render(
+    rng: np.random.Generator,
+    positions: dict[int, str],
+    pieces: list[Piece],
+    size: tuple[int, int] = (1280, 960),
+    mode: str = "normal",
+    layout: MarkerLayout | None = None,
+    colours: dict[str, np.ndarray] | None = None,
+) -> Shot:
+    """One photo of the board in `positions` with `pieces` on it, from a random pose and light."""
+    layout = layout or load_markers()
+    damage = DAMAGE[mode]
+    colours = colours or board_colours(rng)
+    camera = random_camera(rng, size, layout.extent())
+    # Pixels per hex unit at the board's centre: the scale of the printed texture.
+    ppu = (
+        float(np.linalg.norm(_on(camera, np.array([[0.5, 0.0]])) - _on(camera, np.zeros((1, 2)))))
+        * 2
+    )
+    heights = {
+        t: (THICKNESS_MM[t] / layout.scale_mm_per_unit if damage.parallax else 0.0)
+        for t in TERRAINS
+    }
+    labels, outlines = _paint(rng, camera, size, positions, heights, ppu)
+    image = _colour(rng, labels, colours, ppu)
+    _draw_markers(image, camera, layout)
+    _draw_pieces(image, camera, pieces, {hx: heights[positions[hx]] for hx in outlines})
+    params: dict[str, Any] = {
+        "tilt": round(camera.tilt, 1),
+        "size": list(size),
+        "occupied": sorted({board.name(p.on) for p in pieces}),
+    }
+    hidden = None
+    if rng.uniform() < damage.hand:
+        marker = layout.markers[int(rng.integers(len(layout.markers)))]
+        _draw_hand(rng, image, camera, marker, layout.quiet_zone(marker))
+        hidden = marker.id
+    out = _photometric(rng, image, damage, params)
+    truth = Truth(dict(positions), camera.plane(0.0).tolist(), hidden, mode, params)
+    return Shot(out, truth)
+
+
+@dataclass
+class Session:
+    """One board, as a table sees it through a game: a setup photo and photos of later states."""
+
+    layout: dict[int, str]
+    colours: dict[str, np.ndarray]
+    setup: Shot
+    shots: list[Shot]
+
+
+def sessions(
+    seed: int,
+    count: int,
+    mode: str = "normal",
+    size: tuple[int, int] = (1280, 960),
+    per_session: int = 10,
+    layout: MarkerLayout | None = None,
+) -> Iterator[Session]:
+    """`count` photos in sessions of `per_session`: each session a new board printing and
+    layout, a setup photo with all 40 tiles, then random states of the game. Deterministic
+    in `seed`."""
+    layout = layout or load_markers()
+    made = 0
+    n = 0
+    while made < count:
+        rng = np.random.default_rng([seed, n])
+        n += 1
+        tiles = random_layout(rng)
+        colours = board_colours(rng)
+        setup = render(rng, tiles, random_pieces(rng, tiles), size, mode, layout, colours)
+        shots = []
+        for _ in range(min(per_session, count - made)):
+            state = sink(rng, tiles, int(rng.integers(0, 41)))
+            shots.append(render(rng, state, random_pieces(rng, state), size, mode, layout, colours))
+        made += len(shots)
+        yield Session(tiles, colours, setup, shots)
+
+
+def game(
+    seed: int,
+    mode: str = "normal",
+    size: tuple[int, int] = (1280, 960),
+    frames_per_turn: int = 1,
+    layout: MarkerLayout | None = None,
+) -> Iterator[tuple[int | None, dict[int, str], Shot]]:
+    """One game's frames turn by turn, for the turn tracker: (the hex whose tile sank this
+    turn, or None for the setup frames; the board now; a photo). Tiles sink one a turn in the
+    rules' order (B-20); each turn's photos differ in pose, light and pieces, as a camera
+    between moves sees them. Deterministic in `seed`."""
+    layout = layout or load_markers()
+    rng = np.random.default_rng([seed, 1_000_003])
+    tiles = random_layout(rng)
+    colours = board_colours(rng)
+    order: list[int] = []
+    for terrain in TERRAINS:
+        hexes = [h for h in geometry.LAND if tiles[h] == terrain]
+        order += [hexes[int(i)] for i in rng.permutation(len(hexes))]
+    state = dict(tiles)
+    for _ in range(frames_per_turn):
+        shot = render(rng, state, random_pieces(rng, state), size, mode, layout, colours)
+        yield None, dict(state), shot
+    for h in order:
+        state[h] = "sea"
+        for _ in range(frames_per_turn):
+            shot = render(rng, state, random_pieces(rng, state), size, mode, layout, colours)
+            yield h, dict(state), shot

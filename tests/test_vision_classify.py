@@ -1,0 +1,154 @@
+"""Per-position verdicts on small synthetic batches, and calibration with the layout known or not
+(B-2: 16 beach, 16 forest, 8 mountain)."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+
+import pytest
+
+pytest.importorskip("cv2")
+
+import numpy as np
+
+from companion.engine import board
+from companion.vision import geometry
+from companion.vision.calibrate import dumps, group, load, parse_layout
+from companion.vision.classify import Calibration
+from companion.vision.recognise import Recogniser
+
+from .vision_support import batch, observed
+
+
+def _accuracy(mode: str) -> tuple[float, float, int]:
+    """(land/sea per position, terrain per tile, frames refused)."""
+    right = total = tiles_right = tiles = refused = 0
+    for shot, observation in observed(mode):
+        if not observation.ok:
+            refused += 1
+            continue
+        for h, verdict in observation.positions.items():
+            truth = shot.truth.positions[h]
+            total += 1
+            right += verdict.land == (truth != "sea")
+            if truth != "sea":
+                tiles += 1
+                tiles_right += verdict.label == truth
+    return right / total, tiles_right / tiles, refused
+
+
+def test_normal_light_land_sea_and_terrain_are_read_right() -> None:
+    land_sea, terrain, refused = _accuracy("normal")
+    assert refused == 0
+    assert land_sea >= 0.995  # the bench's goal is 0.999 on 200 photos
+    assert terrain >= 0.99  # the bench's goal is 0.995
+
+
+def test_harsh_light_land_and_sea_are_still_read_right() -> None:
+    land_sea, terrain, refused = _accuracy("harsh")
+    assert refused <= 2
+    assert land_sea >= 0.98  # the bench's goal is 0.99 on 200 photos
+    assert terrain >= 0.9
+
+
+def test_every_verdict_is_a_distribution_with_a_confidence() -> None:
+    for _, observation in observed("normal")[:3]:
+        assert len(observation.positions) == 40 and len(observation.hexes) == 133
+        for verdict in observation.hexes.values():
+            assert set(verdict.probabilities) == {"sea", "beach", "forest", "mountain"}
+            assert sum(verdict.probabilities.values()) == pytest.approx(1.0, abs=1e-5)
+            assert 0.0 <= verdict.confidence <= verdict.probabilities[verdict.label] + 1e-9
+        data = observation.to_json()
+        assert data["ok"] and len(data["positions"]) == 40
+        assert {p["hex"] for p in data["positions"]} == {board.name(h) for h in geometry.LAND}
+
+
+def test_pieces_on_a_tile_lower_the_confidence_not_the_verdict() -> None:
+    clear, covered = [], []
+    for shot, observation in observed("normal"):
+        occupied = {board.parse(n) for n in shot.truth.params["occupied"]}
+        for h, verdict in observation.positions.items():
+            if shot.truth.positions[h] == "sea":
+                continue
+            assert verdict.label == shot.truth.positions[h]
+            (covered if h in occupied else clear).append(verdict.confidence)
+    assert len(covered) > 50 and len(clear) > 50
+    assert np.mean(covered) < np.mean(clear) - 0.1
+    assert np.mean(clear) > 0.9
+
+
+def test_an_unknown_layout_is_proposed_in_the_boxs_counts() -> None:
+    """B-2: grouping the setup photo's 40 tiles under 16/16/8 finds the layout; in harsh light
+    (a shadow edge across the island) a few may swap, and those are among the least clear,
+    for people to check before confirming."""
+    for mode, most_wrong in (("normal", 0), ("harsh", 4)):
+        for session in batch(mode):
+            proposal = Recogniser().calibrate(session.setup.image)
+            assert not proposal.confirmed
+            counts = Counter(proposal.layout.values())
+            assert counts == {"beach": 16, "forest": 16, "mountain": 8}
+            wrong = [h for h in geometry.LAND if proposal.layout[h] != session.layout[h]]
+            assert len(wrong) <= most_wrong, [board.name(h) for h in wrong]
+            assert set(proposal.margins) == set(geometry.LAND)
+            clearest = sorted(geometry.LAND, key=lambda h: -proposal.margins[h])[:20]
+            assert not set(wrong) & set(clearest)
+
+
+def test_grouping_keeps_the_counts_whatever_the_points() -> None:
+    rng = np.random.default_rng(3)
+    centres = np.array([[0.0, 0.0, 0.0], [1.0, 1.0, 0.0], [0.0, 2.0, 1.0]])
+    truth = np.repeat([0, 1, 2], [16, 16, 8])
+    points = centres[truth] + rng.normal(0, 0.15, (40, 3))
+    labels, _ = group(points, (16, 16, 8))
+    assert np.bincount(labels).tolist() == [16, 16, 8]
+    assert (labels == truth).mean() == 1.0
+    # points that do not fall into such groups still come out in the counts
+    labels, _ = group(rng.normal(size=(40, 3)).astype(np.float32), (16, 16, 8))
+    assert np.bincount(labels).tolist() == [16, 16, 8]
+
+
+def test_a_calibration_round_trips_through_its_file(tmp_path: object) -> None:
+    session = batch("normal")[0]
+    recogniser = Recogniser()
+    calibration = recogniser.calibrate(session.setup.image, session.layout)
+    assert calibration.confirmed and calibration.layout == session.layout
+    path = tmp_path / "cal.json"  # type: ignore[operator]
+    path.write_text(dumps(calibration), encoding="utf-8")
+    again = load(path)
+    assert isinstance(again, Calibration) and again.layout == calibration.layout
+    assert np.allclose(again.model.means, calibration.model.means, atol=1e-4)
+    shot = session.shots[0]
+    first = Recogniser(calibration=calibration).observe(shot.image)
+    second = Recogniser(calibration=again).observe(shot.image)
+    assert {h: v.label for h, v in first.hexes.items()} == {
+        h: v.label for h, v in second.hexes.items()
+    }
+
+
+def test_a_layout_written_by_people_is_checked() -> None:
+    layout = {board.name(h): t for h, t in batch("normal")[0].layout.items()}
+    assert len(parse_layout(layout)) == 40
+    with pytest.raises(ValueError, match="lacks 1 land positions"):
+        parse_layout({k: v for k, v in list(layout.items())[1:]})
+    with pytest.raises(ValueError, match="not a land position"):
+        parse_layout({**layout, "6.5": "beach"})
+    first = next(iter(layout))
+    flipped = {**layout, first: "mountain" if layout[first] != "mountain" else "beach"}
+    with pytest.raises(ValueError, match="the box has"):
+        parse_layout(flipped)
+    json.dumps(layout)  # the file's form is plain JSON
+
+
+def test_without_a_calibration_land_and_sea_are_told_apart_from_the_frames_own_sea() -> None:
+    right = total = 0
+    for session in batch("normal"):
+        recogniser = Recogniser()
+        for shot in session.shots[:4]:
+            observation = recogniser.observe(shot.image)
+            assert not observation.calibrated
+            for h, verdict in observation.positions.items():
+                assert verdict.label in ("sea", "land")
+                total += 1
+                right += verdict.land == (shot.truth.positions[h] != "sea")
+    assert right / total >= 0.97

@@ -1,0 +1,62 @@
+"""Synthetic photos shared by the vision tests: rendered once per test run, fixed seeds.
+
+A few dozen frames in all, so that the vision tests stay well under a minute on two cores.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+import numpy as np
+
+from companion.vision import synth
+from companion.vision.recognise import Observation, Recogniser
+
+SIZE = (1280, 960)
+
+
+@cache
+def batch(mode: str, frames: int = 20, seed: int = 11) -> tuple[synth.Session, ...]:
+    """`frames` photos in sessions of 10 (each with its setup photo)."""
+    return tuple(synth.sessions(seed, frames, mode, SIZE))
+
+
+@cache
+def observed(mode: str) -> tuple[tuple[synth.Shot, Observation], ...]:
+    """Each photo of `batch(mode)` with what a recogniser calibrated on its session's setup
+    photo (layout known) makes of it."""
+    out = []
+    for session in batch(mode):
+        recogniser = Recogniser()
+        recogniser.calibration = recogniser.calibrate(session.setup.image, session.layout)
+        out += [(shot, recogniser.observe(shot.image)) for shot in session.shots]
+    return tuple(out)
+
+
+def cover(
+    image: np.ndarray, homography: list[list[float]], corners: list[tuple[float, float]]
+) -> np.ndarray:
+    """A copy of `image` with the board quadrilateral `corners` (hex units) painted skin-grey,
+    as a hand or a sleeve would hide it."""
+    import cv2
+
+    from companion.vision.register import project
+
+    out = image.copy()
+    quad = project(np.array(homography), np.array(corners, np.float64))
+    cv2.fillConvexPoly(out, np.round(quad).astype(np.int32), (120, 150, 190))
+    return out
+
+
+def over_marker(marker: object, margin: float = 0.3) -> list[tuple[float, float]]:
+    """The board corners of a square a little larger than `marker`."""
+    from companion.vision.markers import Marker
+
+    assert isinstance(marker, Marker)
+    h = marker.size / 2 + margin
+    return [
+        (marker.x - h, marker.y - h),
+        (marker.x + h, marker.y - h),
+        (marker.x + h, marker.y + h),
+        (marker.x - h, marker.y + h),
+    ]
