@@ -64,7 +64,15 @@ def _commit() -> str | None:
 
 def _versions() -> dict[str, str]:
     out = {}
-    for name in ("atlantis-companion", "flask", "waitress", "pyserial", "gpiozero"):
+    for name in (
+        "atlantis-companion",
+        "flask",
+        "waitress",
+        "pyserial",
+        "gpiozero",
+        "numpy",
+        "opencv-python-headless",
+    ):
         try:
             out[name] = metadata.version(name)
         except metadata.PackageNotFoundError:
@@ -405,7 +413,23 @@ def panel(presses: int = 500, replugs: int = 3, unplugged: float = 1.6) -> dict[
     }
 
 
-RUNNERS: dict[str, Callable[[], dict[str, float]]] = {"engine": engine, "panel": panel}
+def vision() -> dict[str, float]:
+    """Recognition on synthetic photos, and time per frame (`companion.vision.bench`)."""
+    try:
+        from .vision import bench as vision_bench
+    except ImportError as e:
+        raise Skipped(
+            f"OpenCV or numpy is not importable ({e}): pip install '.[vision]', or on the Pi "
+            "apt's python3-opencv"
+        ) from None
+    return vision_bench.run()
+
+
+RUNNERS: dict[str, Callable[[], dict[str, float]]] = {
+    "engine": engine,
+    "panel": panel,
+    "vision": vision,
+}
 
 
 def _chain(*runners: Callable[[], dict[str, float]]) -> Callable[[], dict[str, float]]:
@@ -422,6 +446,16 @@ def _chain(*runners: Callable[[], dict[str, float]]) -> Callable[[], dict[str, f
 # table.command_*, store.fsync_p99_ms) and the daemon's (`daemon`: daemon.ready_s,
 # daemon.first_response_s, daemon.rss_mb). A new one joins the chain rather than replacing it.
 RUNNERS["table"] = _chain(table, daemon)
+
+
+def web() -> dict[str, float]:
+    """The `web` section: companion.bench_web (imported here: it needs Flask and gpiozero)."""
+    from . import bench_web
+
+    return bench_web.web()
+
+
+RUNNERS["web"] = web
 
 
 def run(sections: list[str]) -> dict[str, Any]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import errno
+import io
 import logging
 import signal
 import sys
@@ -55,6 +56,20 @@ def with_security(config: Config, sec: security.Security) -> Config:
     return dataclasses.replace(config, values=values)
 
 
+def terminal_qr(url: str) -> str:
+    """`url` as a QR code of Unicode half blocks (segno's compact terminal output): no colour
+    codes, so it reads the same on a terminal and in the journal. Empty if it cannot be made."""
+    try:
+        import segno
+
+        out = io.StringIO()
+        segno.make(url, error="m").terminal(out=out, compact=True)
+        return out.getvalue()
+    except Exception:  # a QR code is a convenience; never stop the start for it
+        log.debug("no QR code", exc_info=True)
+        return ""
+
+
 class Daemon:
     def __init__(
         self,
@@ -89,6 +104,7 @@ class Daemon:
         self.keyboard = sim.terminal() if config["panel.kind"] == "sim" else None
         """The terminal the simulated panel reads its keys from, if it runs in one."""
         self.urls: list[str] = []
+        self.app: Any = None
 
     # -- starting -------------------------------------------------------------------------
 
@@ -130,6 +146,9 @@ class Daemon:
         except OSError as e:
             raise StartError(self._bind_error(e)) from None
         self.urls = urls.table_urls(self.host, self._bound_port())
+        # The page shows the same address in its QR code as the banner does.
+        app.config["TABLE_URLS"] = list(self.urls)
+        self.app = app
         status = f"serving on {self.urls[0]}"
         notify.notify("READY=1", f"STATUS={status}")
         interval = notify.watchdog_interval()
@@ -203,15 +222,23 @@ class Daemon:
         lines += list(self.notes)
         lines.append("Stop with Ctrl+C (as a service: systemctl stop companion).")
         print("\n".join(lines), file=self.out, flush=True)
-        if self.out.isatty():
-            try:
-                import segno
-
-                segno.make(self.urls[0]).terminal(out=self.out, compact=True)
-            except Exception:  # a QR code is a convenience; never stop the start for it
-                log.debug("no QR code", exc_info=True)
+        qr = terminal_qr(self.urls[0])
+        try:
+            if qr:
+                print(f"Scan to open {self.urls[0]}:", file=self.out)
+                print(qr, file=self.out, end="", flush=True)
+        except UnicodeEncodeError:  # an output that cannot show the blocks: the URL will do
+            print("(no QR code: this output cannot show it)", file=self.out, flush=True)
 
     # -- running and stopping -------------------------------------------------------------
+
+    def end_streams(self) -> None:
+        """Ask the web app's open event streams to end now (safe in a signal handler: it only
+        puts on their queues)."""
+        if self.app is not None:
+            from .web import end_streams
+
+            end_streams(self.app)
 
     def serve(self) -> None:
         """Serve until a signal raises `Stopped` (waitress's run() catches it and returns)."""
@@ -223,6 +250,7 @@ class Daemon:
         if self.watchdog is not None:
             self.watchdog.stop()
         if self.server is not None:
+            self.end_streams()  # open event streams hold threads: end them first
             # run() already shut the worker threads down when a signal ended it; this also
             # covers a stop before run() started.
             self.server.task_dispatcher.shutdown(timeout=2)
@@ -249,6 +277,9 @@ def run(daemon: Daemon) -> int:
         if stopping:  # a second Ctrl+C must not break the clean-up under way
             return
         stopping = True
+        # waitress's run() waits for its worker threads as soon as Stopped reaches it; an open
+        # event stream holds one until its next ping (15 s): tell the streams to end first.
+        daemon.end_streams()
         raise Stopped(128 + signum)
 
     previous = {s: signal.signal(s, on_signal) for s in (signal.SIGTERM, signal.SIGINT)}

@@ -29,7 +29,7 @@ log = logging.getLogger(__name__)
 View = int | str
 """A seat (0-based), SPECTATOR or REFEREE."""
 
-FACTS = frozenset({"terrain", "back", "roll"})
+FACTS = frozenset({"terrain", "back", "roll", "dive"})
 """Verbs that record a fact of the table: never undone, but correctable."""
 
 KINDS = ("survive",)

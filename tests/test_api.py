@@ -1,5 +1,10 @@
 """The JSON API: games started, played by text and by JSON, seen per view, and every bad request
-answered with a 4xx and one sentence, leaving the game as it was."""
+answered with a 4xx and one sentence, leaving the game as it was.
+
+The clients are phones on the Wi-Fi that gave the table PIN and send the CSRF header
+(`tests.web_support.phone`); `local` is the table itself (loopback), which reads the referee's
+view and the stored log.
+"""
 
 from __future__ import annotations
 
@@ -18,22 +23,11 @@ from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
 
 from companion.engine import notation
-from companion.store import Store
 from companion.table import Table
 from companion.web import create_app
 from companion.web.errors import BUG
 from tests.playing import PLAYERS, first, mirror, play_setup
-
-
-def started_table(path: Path) -> Table:
-    table = Table(Store(path))
-    table.start()
-    return table
-
-
-def close(table: Table) -> None:
-    table.stop()
-    table.store.close()
+from tests.web_support import close, phone, started_table, table_config
 
 
 @pytest.fixture
@@ -45,11 +39,18 @@ def table(tmp_path: Path) -> Iterator[Table]:
 
 @pytest.fixture
 def app(table: Table) -> Flask:
-    return create_app(table, test_config={"TESTING": True})
+    return create_app(table, table_config(), test_config={"TESTING": True})
 
 
 @pytest.fixture
 def client(app: Flask) -> FlaskClient:
+    """A phone that gave the PIN and watches (no seat)."""
+    return phone(app)
+
+
+@pytest.fixture
+def local(app: Flask) -> FlaskClient:
+    """The table itself: a tool on the Pi's loopback (the referee's views, the stored log)."""
     return app.test_client()
 
 
@@ -60,6 +61,12 @@ def game(client: FlaskClient, table: Table) -> int:
     game_id: int = response.json["game"]  # type: ignore[index]
     play_setup(table, game_id)
     return game_id
+
+
+@pytest.fixture
+def seats(app: Flask, game: int) -> dict[int, FlaskClient]:
+    """The phones of seat 1 (Ana) and seat 2 (Bo), PIN given."""
+    return {seat: phone(app, game, seat) for seat in (1, 2)}
 
 
 def command(client: FlaskClient, game: int, **body: Any) -> TestResponse:
@@ -79,7 +86,9 @@ def plain(data: Any) -> Any:
 # -- games --------------------------------------------------------------------------------------
 
 
-def test_a_new_game_is_201_with_its_id_and_is_listed(client: FlaskClient) -> None:
+def test_a_new_game_is_201_with_its_id_and_is_listed(
+    client: FlaskClient, local: FlaskClient
+) -> None:
     response = client.post(
         "/api/games",
         json={"players": PLAYERS, "seed": 4, "mode": "physical", "layout": "table"},
@@ -94,7 +103,7 @@ def test_a_new_game_is_201_with_its_id_and_is_listed(client: FlaskClient) -> Non
     assert entry["mode"] == "physical" and entry["current"] is True
     assert entry["ended_at"] is None and entry["winners"] == []
     assert "seed" not in entry  # a digital game's seed would tell every draw to come
-    state = client.get(f"/api/games/{game}?view=referee").json["state"]  # type: ignore[index]
+    state = local.get(f"/api/games/{game}?view=referee").json["state"]  # type: ignore[index]
     assert state["phase"] == "terrain" and state["seed"] == 4  # layout told by the table
 
 
@@ -110,11 +119,13 @@ def test_B_4_a_game_for_seven_is_refused_with_the_rule(client: FlaskClient) -> N
 
 
 def test_actions_by_text_and_by_json_are_played_stored_and_seen(
-    client: FlaskClient, table: Table, game: int
+    seats: dict[int, FlaskClient], local: FlaskClient, table: Table, game: int
 ) -> None:
+    ana = seats[1]
     engine = mirror(table, game)
     by_text = first(engine, "move")
-    response = command(client, game, seat=1, action=notation(by_text), request_id="r-1")
+    # A body seat that agrees with the phone's seat is fine; leaving it out is the same.
+    response = command(ana, game, seat=1, action=notation(by_text), request_id="r-1")
     assert response.status_code == 200
     reply = response.json
     assert reply is not None
@@ -123,52 +134,58 @@ def test_actions_by_text_and_by_json_are_played_stored_and_seen(
     engine.apply(by_text)
 
     by_json = first(engine, "move")
-    response = command(client, game, seat=1, action=list(by_json))
+    response = command(ana, game, action=list(by_json))
     assert response.status_code == 200
     assert response.json["seq"] == reply["seq"] + 1  # type: ignore[index]
     engine.apply(by_json)
 
-    seen = client.get(f"/api/games/{game}?view=referee").json
+    seen = local.get(f"/api/games/{game}?view=referee").json
     assert seen is not None
     assert seen["state"] == plain(engine.referee_view())
-    log = client.get(f"/api/games/{game}/actions").json["actions"]  # type: ignore[index]
+    log = local.get(f"/api/games/{game}/actions").json["actions"]  # type: ignore[index]
     assert [(r["notation"], r["seat"], r["source"], r["status"]) for r in log[-2:]] == [
         (notation(by_text), 0, "phone", "ok"),
         (notation(by_json), 0, "phone", "ok"),
     ]
 
 
-def test_intents_next_roll_undo_and_correct(client: FlaskClient, table: Table, game: int) -> None:
+def test_intents_next_roll_undo_and_correct(
+    seats: dict[int, FlaskClient], local: FlaskClient, table: Table, game: int
+) -> None:
+    ana = seats[1]
     engine = mirror(table, game)
     move = first(engine, "move")
-    assert command(client, game, seat=1, action=notation(move)).status_code == 200
-    undo = command(client, game, seat=1, intent="undo")
+    assert command(ana, game, action=notation(move)).status_code == 200
+    undo = command(ana, game, intent="undo")
     assert undo.status_code == 200 and undo.json["message"] == f"undone: {notation(move)}"  # type: ignore[index]
-    assert command(client, game, seat=1, intent="next").status_code == 200  # no move at all
+    assert command(ana, game, intent="next").status_code == 200  # no move at all
     engine = mirror(table, game)
     assert engine.phase == "sink"
-    assert command(client, game, seat=1, action=notation(first(engine, "sink"))).status_code == 200
-    rolled = command(client, game, intent="roll")
+    assert command(ana, game, action=notation(first(engine, "sink"))).status_code == 200
+    rolled = command(ana, game, intent="roll")
     assert rolled.status_code == 200
     assert rolled.json["events"][0]["kind"] == "rolled"  # type: ignore[index]
     face = rolled.json["events"][0]["face"]  # type: ignore[index]
     other = "whale" if face != "whale" else "shark"
     seq = rolled.json["seq"]  # type: ignore[index]
-    fixed = command(client, game, intent="correct", args={"seq": seq, "action": f"roll {other}"})
+    fixed = command(ana, game, intent="correct", args={"seq": seq, "action": f"roll {other}"})
     assert fixed.status_code == 200, fixed.json
     log = {
         r["seq"]: (r["notation"], r["status"])
-        for r in client.get(f"/api/games/{game}/actions").json["actions"]  # type: ignore[index]
+        for r in local.get(f"/api/games/{game}/actions").json["actions"]  # type: ignore[index]
     }
     assert log[seq] == (f"roll {face}", "corrected")
     assert log[fixed.json["seq"]] == (f"roll {other}", "ok")  # type: ignore[index]
     assert (notation(move), "undone") in log.values()
 
 
-def test_each_view_sees_what_it_may(client: FlaskClient, game: int) -> None:
+def test_each_view_sees_what_it_may(
+    client: FlaskClient, local: FlaskClient, seats: dict[int, FlaskClient], game: int
+) -> None:
+    asker = {"spectator": client, "referee": local, "1": seats[1], "2": seats[2]}
     views = {
-        view: client.get(f"/api/games/{game}?view={view}").json["state"]  # type: ignore[index]
-        for view in ("spectator", "referee", "1", "2")
+        view: who.get(f"/api/games/{game}?view={view}").json["state"]  # type: ignore[index]
+        for view, who in asker.items()
     }
     assert all("value" in p for p in views["referee"]["people"])
     for view in ("spectator", "1", "2"):  # own values stay hidden under the default options
@@ -176,23 +193,24 @@ def test_each_view_sees_what_it_may(client: FlaskClient, game: int) -> None:
         assert "seed" not in views[view]
     assert views["1"]["viewer"] == 0 and views["2"]["viewer"] == 1
     assert views["spectator"]["viewer"] == "spectator"
-    # without ?view= a request gets the spectator's view
+    # without ?view= a phone gets its own view: a spectator's while it watches, else its seat's
     assert client.get(f"/api/games/{game}").json["state"] == views["spectator"]  # type: ignore[index]
+    assert seats[2].get(f"/api/games/{game}").json["state"] == views["2"]  # type: ignore[index]
 
 
 def test_B_8_a_sink_during_movement_is_409_with_the_rule_id(
-    client: FlaskClient, table: Table, game: int
+    seats: dict[int, FlaskClient], table: Table, game: int
 ) -> None:
     before = table.snapshot(game, "referee")
     hexes = [a for a in mirror(table, game).legal_actions() if a[0] == "move"]
     sink = f"sink {notation(hexes[0]).split()[2]}"
-    response = command(client, game, seat=1, action=sink)
+    response = command(seats[1], game, action=sink)
     assert response.status_code == 409
     refusal = response.json
     assert refusal is not None
     assert refusal["accepted"] is False and refusal["rule"] == "B-8"
     assert refusal["error"] == refusal["message"] + "."
-    wrong_seat = command(client, game, seat=2, action=notation(hexes[0]))
+    wrong_seat = command(seats[2], game, action=notation(hexes[0]))
     assert wrong_seat.status_code == 409
     assert "seat 1's decision" in wrong_seat.json["message"]  # type: ignore[index]
     assert table.snapshot(game, "referee") == before
@@ -209,7 +227,8 @@ def test_health_says_the_table_goes_round(client: FlaskClient, table: Table) -> 
 
 
 def test_a_table_that_does_not_answer_is_a_503(table: Table) -> None:
-    client = create_app(table, test_config={"TESTING": True, "TABLE_TIMEOUT": 0.2}).test_client()
+    app = create_app(table, table_config(), test_config={"TESTING": True, "TABLE_TIMEOUT": 0.2})
+    client = phone(app)
     started, release = threading.Event(), threading.Event()
 
     def hold() -> None:  # keeps the Table's thread busy
@@ -361,11 +380,12 @@ def in_progress(
 ) -> Iterator[tuple[FlaskClient, Table, int]]:
     """One game a move into seat 1's turn, shared by the bad requests (none may change it)."""
     table = started_table(tmp_path_factory.mktemp("bad") / "games.db")
-    client = create_app(table, test_config={"TESTING": True}).test_client()
-    game_id = client.post("/api/games", json={"players": PLAYERS, "seed": 2}).json["game"]  # type: ignore[index]
+    app = create_app(table, table_config(), test_config={"TESTING": True})
+    game_id = phone(app).post("/api/games", json={"players": PLAYERS, "seed": 2}).json["game"]  # type: ignore[index]
+    client = phone(app, game_id, 1)  # seat 1's phone sends every bad request
     play_setup(table, game_id)
     move = notation(first(mirror(table, game_id), "move"))
-    assert command(client, game_id, seat=1, action=move).status_code == 200
+    assert command(client, game_id, action=move).status_code == 200
     yield client, table, game_id
     close(table)
 

@@ -119,9 +119,15 @@ def test_bench_engine_section_shape(
 def test_bench_names_sections_it_cannot_run(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    from companion import bench
+
+    def cannot() -> dict[str, float]:
+        raise bench.Skipped("no camera library on this machine")
+
+    monkeypatch.setattr(bench, "RUNNERS", {"vision": cannot})
     status, out, _ = run(capsys, "bench", "vision", "--json")
     report = json.loads(out)
     assert status == 0 and report["figures"] == {}
-    assert "vision" in report["meta"]["skipped"]
+    assert report["meta"]["skipped"] == {"vision": "no camera library on this machine"}
     status, _, err = run(capsys, "bench", "nonsense")
     assert status == 2 and "sections" in err

@@ -2,42 +2,101 @@
 
 The daemon builds the Table and hands it in (``create_app(table, config)``); nothing here
 creates game state or reaches it except through the Table's face (`submit`, `call`, `read`,
-`snapshot`). Each concern is a blueprint: today the JSON API (`api`); the phone pages and the
-event stream come later on the same app.
+`snapshot`, `subscribe`). Each concern is a blueprint:
+
+- `pages`: the phone page (``/``) and its catalogues; its files come from ``web/`` (`assets`);
+- `session`: the PIN, the seat and the language of each phone (``/api/session``);
+- `api`: games and commands (``/api/games``), health;
+- `stream`: Server-Sent Events of a game for one viewer;
+- `gamedata`: the board and the rules; `export`: a finished play as JSON and for BG Stats;
+- `openapi`: the API described (``/api/openapi.json``).
+
+Who may do what is `access`'s; web/README.md is the contract with the page.
 """
 
 from __future__ import annotations
 
+import secrets
 from typing import Any
 
 from flask import Flask
+from werkzeug.wrappers import Response
 
 from ..config import Config
 from ..table import Table
-from . import errors
-from .api import bp as api
+from . import api, errors, export, gamedata, openapi, pages, session, stream
+from .assets import web_folder
 
 MAX_BODY = 64 * 1024
 """The largest request body accepted: a command is well under 1 KiB, a new game under 4 KiB."""
+STREAM_HEADROOM = 4
+"""Waitress threads kept free of event streams, for the API's plain requests."""
+SESSION_DAYS = 30
+"""How long a phone's session (PIN given, seat) lasts without a visit."""
 
 
 def create_app(
     table: Table, config: Config | None = None, test_config: dict[str, Any] | None = None
 ) -> Flask:
-    """The app serving `table`; `test_config` overrides Flask settings (``TESTING``, ...)."""
-    app = Flask(__name__)
+    """The app serving `table`; `test_config` overrides Flask settings (``TESTING``, ...).
+
+    From `config`: the table PIN and the cookie-signing secret (``[security]``, filled in by
+    the daemon), the number of waitress threads (``[web] threads``: the streams leave 4 of
+    them free) and the default language (``[game] language``). Without a config the app has
+    no PIN (only the table itself may change anything) and a secret of its own.
+    """
+    folder = web_folder()
+    app = Flask(
+        __name__,
+        static_folder=str(folder / "static"),
+        static_url_path="/static",
+        template_folder=str(folder / "templates"),
+    )
+    threads = config["web.threads"] if config is not None else 16
     app.config.from_mapping(
         MAX_CONTENT_LENGTH=MAX_BODY,
         TABLE_TIMEOUT=10.0,  # seconds a request waits for the Table before a 503
+        WEB_FOLDER=folder,
+        SECRET_KEY=(config["security.secret"] if config is not None else None)
+        or secrets.token_urlsafe(32),
+        TABLE_PIN=config["security.pin"] if config is not None else None,
+        DEFAULT_LANGUAGE=config["game.language"] if config is not None else "en",
+        SESSION_COOKIE_NAME="companion_session",
+        SESSION_COOKIE_HTTPONLY=True,
+        SESSION_COOKIE_SAMESITE="Lax",
+        PERMANENT_SESSION_LIFETIME=SESSION_DAYS * 24 * 3600,
+        TRUST_LOOPBACK=True,  # see access.is_local
+        TABLE_URLS=[],  # set by the daemon once it listens: the URLs phones use
+        SSE_PING=15.0,  # seconds between two ": ping" comments of an idle stream
+        STREAM_SECONDS=None,  # a stream's lifetime (None: until the phone leaves)
+        MAX_STREAMS=max(1, threads - STREAM_HEADROOM),
     )
     if test_config:
         app.config.update(test_config)
     # Collaborators travel on the app, not as module globals, so tests hand in their own.
     app.extensions["companion.table"] = table
     app.extensions["companion.config"] = config
+    app.extensions["companion.streams"] = stream.Streams(int(app.config["MAX_STREAMS"]))
+    app.extensions["companion.pin_guard"] = session.PinGuard()
     errors.register(app)
-    app.register_blueprint(api)
+    for module in (pages, session, api, stream, gamedata, export, openapi):
+        app.register_blueprint(module.bp)
+    app.after_request(_headers)
     return app
 
 
-__all__ = ["create_app"]
+def _headers(response: Response) -> Response:
+    """Headers every answer carries: no sniffing, no framing, no referrer leaving the table."""
+    response.headers.setdefault("X-Content-Type-Options", "nosniff")
+    response.headers.setdefault("X-Frame-Options", "DENY")
+    response.headers.setdefault("Referrer-Policy", "same-origin")
+    return response
+
+
+def end_streams(app: Flask) -> None:
+    """Ask every open event stream to end (the daemon stops): each frees its thread at once."""
+    streams: stream.Streams = app.extensions["companion.streams"]
+    streams.end_all()
+
+
+__all__ = ["create_app", "end_streams"]

@@ -25,8 +25,11 @@ Seeds are left out: in a digital game the seed tells every draw to come.
 
 ``GET /api/games/<id>?view=spectator|referee|<seat>`` — the game as that viewer may see it
 (`Table.snapshot`): ``{"game", "kind", "players", "settings", "seq", "actions", "can_undo",
-"status", "state"}``. Without ``view``, a spectator's. What a view may see is the engine's
-decision, never this module's.
+"status", "state"}``, plus ``legal`` and ``outcomes`` for the viewer who decides now (see
+`companion.table.choices`). Without ``view``, this phone's own view: its seat's (seat cookie),
+else a spectator's. A phone may ask for its own seat or a spectator; the referee and any seat
+only the table itself (`access`). What a view may see is the engine's decision, never this
+module's.
 
 ``POST /api/games/<id>/commands`` — one command::
 
@@ -44,9 +47,17 @@ decision, never this module's.
   the ``action`` it should have been. ``events`` are the sender's projection: a command with
   ``seat: null`` acts for the table (the referee) and gets the referee's projection.
 
-``GET /api/games/<id>/actions`` — the stored log, every row whatever its status:
+  The seat is the phone's seat cookie: leave ``seat`` out (a seat that disagrees is a 403). A
+  phone that watches may send only ``roll``, ``draw``, ``next`` and ``undo`` (the table's
+  buttons), and its reply carries no ``events`` (they would be the referee's: its stream has
+  them). Only the table itself (loopback) sends a ``seat`` of its choosing (`access`).
+
+``GET /api/games/<id>/actions`` — the stored log. The table itself (loopback) reads every row
+whatever its status:
 ``{"game", "actions": [{"seq", "ord", "action", "notation", "source", "seat", "at", "status",
-"note"}]}`` in log order (``status``: ok, undone, corrected or superseded).
+"note"}]}`` in log order (``status``: ok, undone, corrected or superseded). A phone reads the
+rows in force only, each as its seat (or a spectator) may know it: a value it may not see is
+left out (``place 3.4 =?``), a red back kept by another as ``back red`` (`actionlog`).
 
 ``GET /api/health`` — ``{"ok": true, "table_alive": bool, "status": {"panel": ..., "camera":
 ...}}``: ``ok`` says the web server answers; ``table_alive`` that the Table's thread goes round.
@@ -58,24 +69,26 @@ keeps the engine's 0-based seat indexes.
 Errors: a 4xx with ``{"error": "<one sentence saying what to do>"}`` — 400 unreadable JSON or
 a bad query, 404 no such game or address, 405 wrong method, 413 body too large, 415 not JSON,
 422 JSON of the wrong shape, 503 the Table did not answer in time (for a command, the
-sentence says whether it was withdrawn or may still be carried out). Access control is not here
-yet: the phone version adds it (the referee view, the log and ``seat: null`` commands are the
-referee's; a seat's view and commands are that seat's phone's).
+sentence says whether it was withdrawn or may still be carried out). 403: not allowed to this
+phone (no PIN, no CSRF token, another seat's view or command: `access` says who may do what).
+Every POST needs the PIN and the ``X-CSRF-Token`` header, except from the table itself.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from typing import Any, cast
 
 from flask import Blueprint, abort, current_app, request, url_for
 
-from ..commands import REFEREE, SPECTATOR, Command, Reply
+from ..commands import Command, Reply
 from ..engine import MalformedAction, notation, parse
 from ..engine.actions import check
 from ..store import GameRecord, Row, StoreError
-from ..table import Refused, Table, View
-from . import payload
+from ..table import Refused, Table
+from . import access, payload, redact
+from .actionlog import visible_rows
 from .payload import unprocessable
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -102,6 +115,7 @@ def _timeout() -> float:
 
 
 @bp.post("/games")
+@access.guarded()
 def create_game() -> tuple[dict[str, Any], int, dict[str, str]]:
     data = payload.body()
     args = _new_game_args(data)
@@ -130,8 +144,8 @@ def list_games() -> dict[str, Any]:
 
 @bp.get("/games/<int:game_id>")
 def game(game_id: int) -> dict[str, Any]:
-    record = _record(game_id)
-    view = _view(request.args.get("view", SPECTATOR), len(record.players))
+    record = record_of(game_id)
+    view = access.view_for(game_id, len(record.players), request.args.get("view"))
     try:
         return the_table().snapshot(game_id, view)
     except Refused as e:
@@ -139,20 +153,32 @@ def game(game_id: int) -> dict[str, Any]:
 
 
 @bp.post("/games/<int:game_id>/commands")
+@access.guarded()
 def command(game_id: int) -> tuple[dict[str, Any], int]:
     data = payload.body()
-    record = _record(game_id)
-    reply = _send(_command(data, game_id, len(record.players)))
+    record = record_of(game_id)
+    sent = _command(data, game_id, len(record.players))
+    seat = access.sender_seat(game_id, len(record.players), data, sent.seat, sent.intent)
+    reply = _send(dataclasses.replace(sent, seat=seat))
+    answer = reply.to_json()
+    if not access.is_local():
+        # A seatless command's events are the referee's projection (Table._publish): a phone
+        # that watches reads the events from its stream instead.
+        if seat is None:
+            answer["events"] = []
+        answer["message"] = redact.notation(reply.message)
     if reply.accepted:
-        return reply.to_json(), 200
-    return {**reply.to_json(), "error": f"{reply.message}."}, 409
+        return answer, 200
+    return {**answer, "error": f"{answer['message']}."}, 409
 
 
 @bp.get("/games/<int:game_id>/actions")
 def actions(game_id: int) -> dict[str, Any]:
     table = the_table()
-    _record(game_id)
+    record = record_of(game_id)
     rows: list[Row] = table.read(lambda: table.store.log(game_id, everything=True), _timeout())
+    if not access.is_local():  # a phone: the actions in force, as its seat may know them
+        rows = visible_rows(record, rows, access.seat_in(game_id, len(record.players)))
     return {"game": game_id, "actions": [_row(r) for r in rows]}
 
 
@@ -186,7 +212,7 @@ def _send(command: Command) -> Reply:
 # -- reading requests -------------------------------------------------------------------------
 
 
-def _record(game_id: int) -> GameRecord:
+def record_of(game_id: int) -> GameRecord:
     """The stored game, or a 404 that says how to find the games there are."""
     table = the_table()
     missing = f"There is no game {game_id}: GET /api/games lists the games."
@@ -197,17 +223,6 @@ def _record(game_id: int) -> GameRecord:
     except StoreError:
         abort(404, missing)
     return record
-
-
-def _view(text: str, players: int) -> View:
-    if text in (SPECTATOR, REFEREE):
-        return text
-    if text.isascii() and text.isdigit() and len(text) <= 3 and 1 <= int(text) <= players:
-        return int(text) - 1
-    abort(
-        400,
-        f"view must be spectator, referee or a seat from 1 to {players}, not {text[:24]!r}.",
-    )
 
 
 def _command(data: dict[str, Any], game_id: int, players: int) -> Command:

@@ -18,7 +18,8 @@ log = logging.getLogger(__name__)
 
 SENTENCES = {
     400: "The request could not be read: send a JSON object with Content-Type: application/json.",
-    404: "Nothing is at this address: the API's addresses start with /api/games or /api/health.",
+    403: "This phone may not do that: give the table PIN and send the X-CSRF-Token header.",
+    404: "Nothing is at this address: the page is at /, the API's addresses are listed at /api/openapi.json.",
     413: "The request body is too large: a command or a new game fits in {limit} bytes.",
     415: "Send the body as JSON, with the header Content-Type: application/json.",
     422: "The JSON was read but does not have the fields this address expects.",

@@ -8,7 +8,9 @@ panel button's would be, and the answer says what came of it::
     422 {"error": "..."}   an unknown button or gesture
 
 A refused press is still a 200: the panel's answer to it (an error beep) is part of the game,
-not an error of the request. The daemon registers this blueprint only when ``[panel] kind`` is
+not an error of the request. A press changes the game, so it is guarded like every POST
+(`access`): the table itself (``companion demo`` on 127.0.0.1) presses freely; a phone needs
+the PIN and the CSRF token, which the page reads from ``GET /api/session``. The daemon registers this blueprint only when ``[panel] kind`` is
 ``sim``, handing in the simulated panel's press function; the web app itself knows nothing of
 panels.
 """
@@ -20,7 +22,7 @@ from typing import Any, cast
 
 from flask import Blueprint, Flask, current_app
 
-from . import payload
+from . import access, payload
 from .payload import unprocessable
 
 Press = Callable[[str, str], dict[str, Any]]
@@ -41,6 +43,7 @@ def page() -> tuple[str, int, dict[str, str]]:
 
 
 @bp.post("/press")
+@access.guarded()
 def press() -> dict[str, Any]:
     data = payload.body()
     payload.only(data, ("button", "gesture"), "A press")
@@ -104,15 +107,26 @@ function beep(times) {  // the error beep of the real panel
   }
 }
 
+let csrf = null;
+
+async function token() {  // the session's CSRF token, sent with every press
+  if (csrf === null) {
+    const r = await fetch("/api/session", {headers: {"Accept": "application/json"}});
+    csrf = (await r.json()).csrf;
+  }
+  return csrf;
+}
+
 async function press(button, gesture) {
   said.textContent = "...";
   said.className = "";
   try {
     const r = await fetch("/panel/press", {
       method: "POST",
-      headers: {"Content-Type": "application/json"},
+      headers: {"Content-Type": "application/json", "X-CSRF-Token": await token()},
       body: JSON.stringify({button, gesture}),
     });
+    if (r.status === 403) csrf = null;  // a stale token: read it again next time
     const out = await r.json();
     if (!r.ok) throw new Error(out.error || r.statusText);
     const what = out.intent ? out.intent : "nothing to do now";

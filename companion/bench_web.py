@@ -1,0 +1,216 @@
+"""`companion bench web`: from a button on the GPIO panel to every phone's event stream.
+
+A started Table on a store in a temporary folder, the GPIO panel on gpiozero's MockFactory with
+the pins of ``hardware/pinout.toml``, the web app served by waitress on 127.0.0.1, and
+`clients` phones reading real HTTP event streams (seats 1-4 and spectators, as on a table of
+four). The phones run in a process of their own, as they are other devices: their reading does
+not compete with the server for its interpreter lock (``perf_counter`` is the system's monotonic
+clock, the same in both processes). A press is the release edge of a button driven on its mock
+pin (a short press: the panel carries it out on release); it is timed from that edge until the
+last event it caused has been read by every phone. Presses alternate NEXT (end movement:
+``done``) and UNDO (take it back), so the game goes to and fro at seat 1's movement and every
+press changes it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import http.client
+import multiprocessing
+import socket
+import tempfile
+import threading
+import time
+from multiprocessing.connection import Connection
+from pathlib import Path
+from typing import Any
+
+from . import config
+from .commands import REFEREE, Command
+from .engine import Game, Rules
+from .store import Store
+from .table import Table
+
+PI_4 = "c03111"
+"""The board revision the mock pins pretend to be."""
+
+
+class Reader:
+    """One phone's event stream, read on a thread of its own: when each event id arrived."""
+
+    def __init__(self, port: int, path: str) -> None:
+        self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        self.conn.request("GET", path)
+        self.sock = self.conn.sock
+        self.response = self.conn.getresponse()
+        if self.response.status != 200:
+            raise RuntimeError(f"bench web: {path} answered {self.response.status}")
+        self.arrived: dict[int, float] = {}
+        self.thread = threading.Thread(target=self._read, name="bench-reader", daemon=True)
+        self.thread.start()
+
+    def _read(self) -> None:
+        seq: int | None = None
+        try:
+            while line := self.response.readline():
+                if line.startswith(b"id: "):
+                    seq = int(line[4:])
+                elif line == b"\n":
+                    if seq is not None:  # the event is whole: its blank line is read
+                        self.arrived[seq] = time.perf_counter()
+                    seq = None
+        except (OSError, ValueError, http.client.HTTPException):
+            return
+
+    def close(self) -> None:
+        if self.sock is not None:
+            with contextlib.suppress(OSError):  # already gone
+                self.sock.shutdown(socket.SHUT_RDWR)
+        self.conn.close()
+        self.thread.join(5)
+
+
+def phones(port: int, paths: list[str], conn: Connection) -> None:
+    """The phones' process: read every stream; for each event id asked for, answer when the
+    last phone had it whole (None if one had not within 5 s); None asked ends it."""
+    readers = [Reader(port, path) for path in paths]
+    conn.send("ready")
+    try:
+        while (wanted := conn.recv()) is not None:
+            try:
+                _until(lambda: all(wanted in r.arrived for r in readers), "", 5.0)
+            except RuntimeError:
+                conn.send(None)
+                continue
+            conn.send(max(r.arrived[wanted] for r in readers))
+    finally:
+        for reader in readers:
+            reader.close()
+
+
+def _until(done: Any, what: str, timeout: float = 5.0) -> None:
+    deadline = time.perf_counter() + timeout
+    while not done():
+        if time.perf_counter() > deadline:
+            raise RuntimeError(f"bench web: {what} did not happen in {timeout} s")
+        time.sleep(0.0002)
+
+
+def _p(samples: list[float], q: float) -> float:
+    ordered = sorted(samples)
+    return round(1000 * ordered[min(len(ordered) - 1, int(q * len(ordered)))], 3)
+
+
+def web(presses: int = 200, clients: int = 8, warmup: int = 10) -> dict[str, float]:
+    """``web.button_to_sse_p50_ms``/``_p99_ms``: `presses` presses, each from the button's
+    release edge on its mock pin until every one of `clients` event streams has read the last
+    event the press caused; `warmup` presses before are not counted."""
+    import waitress
+    from gpiozero import Device
+    from gpiozero.pins.mock import MockFactory, MockPWMPin
+
+    from .panel import pinout
+    from .panel.gestures import WINDOW
+    from .panel.gpio import GpioPanel
+    from .web import create_app, end_streams
+
+    pins = pinout.load(pinout.default_path())
+    threads = clients + 8
+    saved = Device.pin_factory
+    factory = MockFactory(revision=PI_4, pin_class=MockPWMPin)
+    Device.pin_factory = factory
+    samples: list[float] = []
+    with tempfile.TemporaryDirectory(prefix="companion-bench-") as folder:
+        store = Store(Path(folder) / "games.db")
+        tbl = Table(store)
+        tbl.start()
+        panel = GpioPanel(tbl, pins)
+        app = create_app(tbl, config.parse({"web": {"threads": threads}}))
+        server = waitress.create_server(app, host="127.0.0.1", port=0, threads=threads)
+        serving = threading.Thread(target=server.run, name="bench-waitress", daemon=True)
+        context = multiprocessing.get_context("spawn")  # no fork of a process with threads
+        ours, theirs = context.Pipe()
+        process: Any = None
+        try:
+            panel.start()
+            serving.start()
+            game = _to_movement(tbl)
+            port = int(server.effective_port)
+            views = [f"view={seat}" for seat in range(1, 5)] + ["view=spectator"] * (clients - 4)
+            paths = [f"/api/stream?{view}" for view in views[:clients]]
+            spawned = context.Process(target=phones, args=(port, paths, theirs), daemon=True)
+            spawned.start()
+            process = spawned
+            if not ours.poll(30) or ours.recv() != "ready":
+                raise RuntimeError("bench web: the phones did not connect")
+
+            def seq() -> int:
+                value: int = tbl.snapshot(game, REFEREE)["seq"]
+                return value
+
+            for n in range(warmup + presses):
+                button = factory.pin(pins.buttons["next" if n % 2 == 0 else "undo"])
+                before = seq()
+                button.drive_low()
+                time.sleep(WINDOW + 0.01)  # held longer than the debounce window: a real press
+                start = time.perf_counter()
+                button.drive_high()
+                if not panel.idle():
+                    raise RuntimeError("bench web: the panel did not carry a press out")
+                last = seq() - 1
+                if last < before:
+                    raise RuntimeError("bench web: a press changed nothing (refused?)")
+                ours.send(last)
+                read = ours.recv() if ours.poll(10) else None
+                if read is None:
+                    raise RuntimeError(f"bench web: a phone did not read event {last}")
+                if n >= warmup:
+                    samples.append(read - start)
+                time.sleep(WINDOW + 0.01)  # the button's lockout after the release
+        finally:
+            if process is not None:
+                with contextlib.suppress(OSError):
+                    ours.send(None)
+                process.join(5)
+                if process.is_alive():
+                    process.kill()
+            end_streams(app)
+            # The workers first (their streams end), then the loop's sockets from its own thread.
+            server.task_dispatcher.shutdown(timeout=5)
+            server.trigger.pull_trigger(lambda: _close_all(server))
+            serving.join(5)
+            panel.stop()
+            tbl.stop()
+            store.close()
+            factory.reset()
+            Device.pin_factory = saved
+    return {
+        "web.button_to_sse_p50_ms": _p(samples, 0.5),
+        "web.button_to_sse_p99_ms": _p(samples, 0.99),
+    }
+
+
+def _close_all(server: Any) -> None:
+    """Close the server's sockets from its own loop thread, which then ends."""
+    from waitress import wasyncore
+
+    wasyncore.close_all(server._map)
+
+
+def _to_movement(tbl: Table) -> int:
+    """A 4-player digital game, played to seat 1's first movement point."""
+    args = {"players": [{}] * 4, "seed": 1, "mode": "digital", "layout": "random"}
+    reply = tbl.call(Command("cli", intent="new_game", args=args))
+    game_id = reply.game
+    if game_id is None:
+        raise RuntimeError(f"bench web: the game did not start: {reply.message}")
+    game = Game.new(Rules(), 4, 1, "digital")
+    for row in tbl.read(lambda: tbl.store.log(game_id)):
+        game.apply(row.action)
+    while game.phase != "move":
+        action = game.legal_actions()[0]
+        answer = tbl.call(Command("cli", game.actor, "", game_id, action=list(action)))
+        if not answer.accepted:
+            raise RuntimeError(f"bench web: the setup move {action} was refused")
+        game.apply(action)
+    return game_id

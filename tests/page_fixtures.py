@@ -1,0 +1,66 @@
+"""The fixtures of the phone page's tests (``pytest_plugins = ["tests.page_fixtures"]``).
+
+- ``browser``: one Debian chromium for the whole run, driven by Playwright; the fixture fails,
+  saying what to install, when ``/usr/bin/chromium`` is missing (``make test`` installs it
+  when run as root; ``playwright install`` is never needed);
+- ``live``: a real Table and Store in ``tmp_path``, the companion's web app around it served by
+  waitress on 127.0.0.1 (a free port), with a PIN the test knows and the loopback trust turned
+  off, so that the page joins with the PIN like a phone on the Wi-Fi.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, sync_playwright
+from waitress.server import create_server
+
+from companion import config
+from companion.store import Store
+from companion.table import Table
+from companion.web import create_app, end_streams
+from tests.page_support import CHROMIUM, CHROMIUM_ARGS, PIN, SECRET, Live
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Browser]:
+    if not CHROMIUM.exists():
+        pytest.fail(
+            f"{CHROMIUM} is missing: the phone page's tests drive Debian's chromium. Install it "
+            "with `sudo apt-get install chromium` (or run `make test` as root, which does), and "
+            "do not run `playwright install`.",
+            pytrace=False,
+        )
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def live(tmp_path: Path) -> Iterator[Live]:
+    table = Table(Store(tmp_path / "games.db"))
+    table.start()
+    settings = config.parse({"security": {"pin": PIN, "secret": SECRET}})
+    app = create_app(table, settings, test_config={"TRUST_LOOPBACK": False})
+    server = create_server(app, host="127.0.0.1", port=0, threads=16)
+    thread = threading.Thread(target=server.run, name="waitress", daemon=True)
+    thread.start()
+    try:
+        yield Live(f"http://127.0.0.1:{server.effective_port}/", table, app)
+    finally:
+        # Streams first, so that no stream's thread writes to a server already closed.
+        end_streams(app)
+        streams = app.extensions["companion.streams"]
+        deadline = time.monotonic() + 5
+        while streams.count() and time.monotonic() < deadline:
+            time.sleep(0.02)
+        server.close()
+        server.task_dispatcher.shutdown(timeout=5)
+        thread.join(5)
+        table.stop()
+        table.store.close()

@@ -1,0 +1,18 @@
+"""`companion bench web`: a press on the GPIO panel (mock pins) until every phone's stream has
+the event it caused, over real HTTP."""
+
+from __future__ import annotations
+
+from gpiozero import Device
+
+from companion import bench, bench_web
+
+
+def test_a_press_reaches_every_stream_and_the_panel_lets_its_pins_go() -> None:
+    before = Device.pin_factory
+    figures = bench_web.web(presses=20, clients=8, warmup=2)
+    assert set(figures) == {"web.button_to_sse_p50_ms", "web.button_to_sse_p99_ms"}
+    assert 0 < figures["web.button_to_sse_p50_ms"] <= figures["web.button_to_sse_p99_ms"]
+    assert figures["web.button_to_sse_p99_ms"] < 1000  # sanity, not the target (25 ms)
+    assert Device.pin_factory is before
+    assert "web" in bench.RUNNERS

@@ -1,0 +1,246 @@
+"""The event stream (companion.web.stream): a snapshot first, then each event in order with its
+id, pings, the phone's own view, a phone that leaves, and streams that never starve the API."""
+
+from __future__ import annotations
+
+import json
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+from werkzeug.test import TestResponse
+
+from companion.engine import notation
+from companion.table import Table
+from companion.web import create_app, end_streams
+from tests.playing import PLAYERS, first, mirror, play_setup
+from tests.web_support import Stream, close, phone, served, started_table, table_config, wait_for
+
+
+@pytest.fixture
+def table(tmp_path: Path) -> Iterator[Table]:
+    table = started_table(tmp_path / "games.db")
+    yield table
+    close(table)
+
+
+def make_app(table: Table, **settings: Any) -> Flask:
+    return create_app(table, table_config(), test_config={"TESTING": True, **settings})
+
+
+@pytest.fixture
+def app(table: Table) -> Flask:
+    return make_app(table)
+
+
+@pytest.fixture
+def game(app: Flask, table: Table) -> int:
+    r = phone(app).post("/api/games", json={"players": PLAYERS, "seed": 1})
+    game_id: int = r.json["game"]  # type: ignore[index]
+    play_setup(table, game_id)
+    return game_id
+
+
+class Events:
+    """An SSE response of the test client, read event by event (each chunk is one event)."""
+
+    def __init__(self, response: TestResponse) -> None:
+        self.response = response
+        self.chunks = iter(response.response)
+
+    def next(self) -> tuple[str, Any, int | None]:
+        """(event, data, id); ("ping", None, None) for a ping; StopIteration at the end."""
+        chunk = next(self.chunks).decode()
+        if chunk.startswith(": ping"):
+            return "ping", None, None
+        fields = dict(line.split(": ", 1) for line in chunk.strip().split("\n"))
+        seq = int(fields["id"]) if "id" in fields else None
+        return fields["event"], json.loads(fields["data"]), seq
+
+    def until(self, kind: str) -> list[tuple[str, Any, int | None]]:
+        seen = []
+        while True:
+            event = self.next()
+            seen.append(event)
+            if event[0] == kind:
+                return seen
+
+    def close(self) -> None:
+        self.response.close()
+
+
+def stream(client: FlaskClient, path: str, **kw: Any) -> Events:
+    r = client.get(path, buffered=False, **kw)
+    assert r.status_code == 200, r.data
+    assert r.mimetype == "text/event-stream"
+    assert r.headers["Cache-Control"] == "no-cache" and r.headers["X-Accel-Buffering"] == "no"
+    return Events(r)
+
+
+def subscribers(table: Table) -> int:
+    return int(table.read(lambda: len(table.subscribers)))
+
+
+# -- what a stream says -----------------------------------------------------------------------
+
+
+def test_a_stream_opens_with_the_snapshot_then_each_event_in_order_with_its_id(
+    app: Flask, table: Table, game: int
+) -> None:
+    ana, watcher = phone(app, game, 1), phone(app)
+    mine = stream(ana, f"/api/games/{game}/stream")
+    theirs = stream(watcher, f"/api/games/{game}/stream")
+    kind, snap, seq = mine.next()
+    assert kind == "snapshot" and snap["state"]["viewer"] == 0 and "legal" in snap
+    assert seq == snap["seq"] - 1  # the last event the snapshot holds
+    kind, watched, _ = theirs.next()
+    assert kind == "snapshot" and watched["state"]["viewer"] == "spectator"
+    assert "legal" not in watched  # not the spectator's decision
+    move = first(mirror(table, game), "move")
+    r = ana.post(f"/api/games/{game}/commands", json={"request_id": "m", "action": notation(move)})
+    assert r.status_code == 200
+    events = mine.until("state")
+    assert [k for k, _, _ in events] == ["moved", "state"]
+    assert [s for _, _, s in events] == [snap["seq"], snap["seq"] + 1]
+    assert events[0][1]["kind"] == "moved"
+    assert events[1][1]["state"] == ana.get(f"/api/games/{game}").json["state"]  # type: ignore[index]
+    assert [k for k, _, _ in theirs.until("state")] == ["moved", "state"]
+    for s in (mine, theirs):
+        s.close()
+    assert wait_for(lambda: subscribers(table) == 0, what="the streams unsubscribed")
+
+
+def test_a_reconnection_with_last_event_id_gets_a_fresh_snapshot_first(
+    app: Flask, table: Table, game: int
+) -> None:
+    watcher = phone(app)
+    again = stream(watcher, f"/api/games/{game}/stream", headers={"Last-Event-ID": "3"})
+    kind, snap, seq = again.next()
+    assert kind == "snapshot" and seq == snap["seq"] - 1 > 3
+    assert snap == {**watcher.get(f"/api/games/{game}").json, "seq": snap["seq"]}  # type: ignore[dict-item]
+    again.close()
+
+
+def test_an_idle_stream_pings_and_a_limited_one_ends(table: Table, game: int) -> None:
+    app = make_app(table, SSE_PING=0.05, STREAM_SECONDS=0.3)
+    events = stream(phone(app), f"/api/games/{game}/stream")
+    assert events.next()[0] == "snapshot"
+    started = time.monotonic()
+    assert events.next()[0] == "ping"
+    kinds = []
+    with pytest.raises(StopIteration):
+        while True:
+            kinds.append(events.next()[0])
+    assert set(kinds) == {"ping"} and 0.2 < time.monotonic() - started < 2
+    events.close()
+
+
+def test_the_phone_asks_only_for_views_it_may_see(app: Flask, game: int) -> None:
+    ana = phone(app, game, 1)
+    for view, status in (("2", 403), ("referee", 403), ("spectator", 200), ("9", 400)):
+        r = ana.get(f"/api/games/{game}/stream?view={view}", buffered=False)
+        assert r.status_code == status, view
+        r.close()
+    assert phone(app).get("/api/games/99/stream").status_code == 404
+    local = stream(app.test_client(), f"/api/games/{game}/stream?view=referee")
+    assert "seed" in local.next()[1]["state"]  # the referee's
+    local.close()
+
+
+def test_an_undone_placement_tells_no_one_the_value(app: Flask, table: Table) -> None:
+    """A stopgap (companion.web.redact) until the Table projects ``undone`` per viewer."""
+    watcher = phone(app)
+    game = watcher.post("/api/games", json={"players": PLAYERS, "seed": 1}).json["game"]  # type: ignore[index]
+    ana = phone(app, game, 1)
+    theirs = stream(watcher, f"/api/games/{game}/stream")
+    referee = stream(app.test_client(), f"/api/games/{game}/stream?view=referee")
+    place = first(mirror(table, game), "place")
+    assert place[2] is not None  # a digital game: the value is chosen on the phone
+    r = ana.post(f"/api/games/{game}/commands", json={"request_id": "p", "action": list(place)})
+    assert r.status_code == 200
+    r = ana.post(f"/api/games/{game}/commands", json={"request_id": "u", "intent": "undo"})
+    assert r.status_code == 200 and r.json["message"].endswith("=?")  # type: ignore[index]
+    said = theirs.until("undone")[-1][1]["action"]
+    told = referee.until("undone")[-1][1]["action"]
+    assert told == notation(place) and said == notation(place).rsplit("=", 1)[0] + "=?"
+    theirs.close()
+    referee.close()
+
+
+# -- the current game -------------------------------------------------------------------------
+
+
+def test_the_current_stream_follows_the_table_to_its_next_game_but_not_a_seat(
+    app: Flask, table: Table
+) -> None:
+    watcher = phone(app)
+    events = stream(watcher, "/api/stream")
+    assert events.next()[1]["game"] is None  # no game yet: the snapshot says so
+    first_game = watcher.post("/api/games", json={"players": PLAYERS, "seed": 1}).json["game"]  # type: ignore[index]
+    kind, data, seq = events.next()
+    assert (kind, data["game"], seq) == ("new_game", first_game, 0)
+    ana = phone(app, first_game, 1)
+    hers = stream(ana, "/api/stream")
+    assert hers.next()[1]["state"]["viewer"] == 0
+    second = watcher.post("/api/games", json={"players": PLAYERS, "seed": 2}).json["game"]  # type: ignore[index]
+    assert events.until("new_game")[-1][1]["game"] == second
+    with pytest.raises(StopIteration):  # her seat was in the old game: the stream ends ...
+        hers.until("never")
+    again = stream(ana, "/api/stream")  # ... and reconnects as a spectator of the new one
+    assert again.next()[1]["state"]["viewer"] == "spectator"
+    for s in (events, hers, again):
+        s.close()
+
+
+# -- threads: streams never starve the API ----------------------------------------------------
+
+
+def test_ten_open_streams_leave_the_api_answering(table: Table, game: int) -> None:
+    app = make_app(table, SSE_PING=0.2)  # [web] threads = 16 (the default): 12 streams at most
+    with served(app, threads=16) as port:
+        streams = [Stream(port, f"/api/games/{game}/stream").start() for _ in range(10)]
+        wait_for(lambda: all(s.events for s in streams), what="every snapshot read")
+        t0 = time.monotonic()
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/health", timeout=2) as r:
+            assert r.status == 200 and json.loads(r.read())["ok"] is True
+        assert time.monotonic() - t0 < 1.0
+        assert subscribers(table) == 10
+        for s in streams:
+            s.close()
+        wait_for(lambda: subscribers(table) == 0, 10, "the streams of phones that left")
+
+
+def test_one_stream_too_many_is_told_busy_and_the_api_still_answers(
+    table: Table, game: int
+) -> None:
+    app = make_app(table, MAX_STREAMS=2)
+    with served(app, threads=4) as port:
+        held = [Stream(port, f"/api/games/{game}/stream").start() for _ in range(2)]
+        wait_for(lambda: all(s.events for s in held))
+        extra = Stream(port, f"/api/games/{game}/stream").start()
+        assert extra.done.wait(5)
+        assert [k for k, _, _ in extra.events] == ["busy"] and b"retry: 10000" in extra.body()
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/health", timeout=2) as r:
+            assert r.status == 200
+        # The daemon stops: every open stream ends at once, not at its next ping.
+        end_streams(app)
+        assert all(s.done.wait(2) for s in held)
+        for s in [*held, extra]:
+            s.close()
+    wait_for(lambda: subscribers(table) == 0)
+
+
+def test_a_phone_that_leaves_is_unsubscribed(table: Table, game: int) -> None:
+    app = make_app(table, SSE_PING=0.1)
+    with served(app, threads=4) as port:
+        gone = Stream(port, f"/api/games/{game}/stream").start()
+        wait_for(lambda: gone.events)
+        assert subscribers(table) == 1
+        gone.close()  # the phone leaves; the server notices at its next ping
+        wait_for(lambda: subscribers(table) == 0, 5, "the stream of a phone that left")
+        assert app.extensions["companion.streams"].count() == 0

@@ -1,0 +1,202 @@
+// Setting up a game: the players (names, colours, who starts), the rules (the base game, the
+// kits and challenges, every option with its one line), and the table (tiles dealt or told,
+// the island random or tapped in from the real board). Three steps; Start sends it all.
+
+import { h } from "./dom.js";
+import { t, has } from "./i18n.js";
+import { PALETTE } from "./players.js";
+
+// The 1986 ruleset cannot be played yet; its options only make sense with it.
+const HIDDEN_OPTIONS = new Set(["spinner_sectors", "entrances_per_island"]);
+const OPTION_MODULE = { squid_entry: "squid" };
+const STEPS = ["players", "rules", "table"];
+
+let draft = null;
+
+function fresh(rules) {
+  const colours = rules.colours;
+  return {
+    step: 0,
+    players: [0, 1].map((i) => ({ name: "", colour: colours[i] })),
+    modules: new Set(["base"]),
+    options: Object.fromEntries(rules.options.map((o) => [o.name, o.default])),
+    mode: "physical",
+    layout: "random",
+    seed: "",
+    busy: false,
+    error: null,
+  };
+}
+
+export function resetSetup() {
+  draft = null;
+}
+
+function segmented(name, values, current, set, label) {
+  return h("div", { class: "segmented", role: "radiogroup", "aria-label": name },
+    values.map((v) => h("button", {
+      class: v === current ? "seg on" : "seg",
+      role: "radio",
+      "aria-checked": v === current ? "true" : "false",
+      dataset: { [name]: v },
+      onclick: () => set(v),
+    }, label(v))));
+}
+
+// Players: the start player is seat 1, so choosing another start player turns the list round.
+function playersStep(rules, redraw) {
+  const { min, max } = rules.players;
+  const used = (colour, except) => draft.players.some((p, i) => i !== except && p.colour === colour);
+  const setCount = (n) => {
+    while (draft.players.length < n) {
+      const colour = rules.colours.find((c) => !used(c, -1));
+      draft.players.push({ name: "", colour });
+    }
+    draft.players.length = n;
+    if (n < 5) draft.modules.delete("overpopulated");
+    redraw();
+  };
+  const rows = draft.players.map((p, i) => h("li", { class: "player-row", dataset: { seat: i + 1 } },
+    h("div", { class: "row" },
+      h("span", { class: "seat-number", text: t("setup.seat", { n: i + 1 }) }),
+      h("input", {
+        type: "text", maxlength: 40, value: p.name, placeholder: t("player.seat", { n: i + 1 }),
+        "aria-label": t("setup.name", { n: i + 1 }), dataset: { name: i + 1 },
+        oninput: (e) => { p.name = e.target.value; },
+      }),
+      i === 0
+        ? h("span", { class: "starts", text: t("setup.starts") })
+        : h("button", { class: "secondary small", dataset: { start: i + 1 }, onclick: () => {
+            draft.players = [...draft.players.slice(i), ...draft.players.slice(0, i)];
+            redraw();
+          } }, t("setup.make_start"))),
+    h("div", { class: "swatches", role: "radiogroup", "aria-label": t("setup.colour") },
+      rules.colours.map((c) => h("button", {
+        class: c === p.colour ? "swatch on" : "swatch",
+        style: `background:${PALETTE[c] || c}`,
+        role: "radio",
+        "aria-checked": c === p.colour ? "true" : "false",
+        "aria-label": t(`colour.${c}`),
+        title: t(`colour.${c}`),
+        dataset: { colour: c, seat: i + 1 },
+        onclick: () => {
+          const other = draft.players.findIndex((q, j) => j !== i && q.colour === c);
+          if (other >= 0) draft.players[other].colour = p.colour; // swap, so colours stay unique
+          p.colour = c;
+          redraw();
+        },
+      }, h("span", { class: "swatch-name", text: t(`colour.${c}`) }))))));
+  const counts = [];
+  for (let n = min; n <= max; n++) counts.push(n);
+  return [
+    h("h2", { text: t("setup.players") }),
+    segmented("count", counts, draft.players.length, setCount, String),
+    h("ol", { class: "players" }, rows),
+    h("p", { class: "hint", text: t("setup.start_hint") }),
+  ];
+}
+
+function moduleAllowed(module, count) {
+  if (module.name === "five-six") return false; // implied by 5 or 6 players
+  if (module.name === "overpopulated") return count >= 5;
+  if (module.needs) return draft.modules.has(module.needs);
+  return true;
+}
+
+function rulesStep(rules, redraw) {
+  const count = draft.players.length;
+  const modules = rules.modules.filter((m) => m.playable && m.name !== "base");
+  const moduleRows = modules.map((m) => {
+    const on = m.name === "five-six" ? count >= 5 : draft.modules.has(m.name);
+    const allowed = moduleAllowed(m, count);
+    return h("li", { class: "module" },
+      h("button", {
+        class: on ? "toggle on" : "toggle",
+        "aria-pressed": on ? "true" : "false",
+        disabled: allowed ? null : true,
+        dataset: { module: m.name },
+        onclick: () => {
+          if (draft.modules.has(m.name)) {
+            draft.modules.delete(m.name);
+            for (const other of rules.modules) if (other.needs === m.name) draft.modules.delete(other.name);
+          } else draft.modules.add(m.name);
+          redraw();
+        },
+      }, has(`module.${m.name}`) ? t(`module.${m.name}`) : m.text),
+      h("p", { class: "explain", text: t(`module.${m.name}.explain`) }));
+  });
+  const options = rules.options.filter((o) => !HIDDEN_OPTIONS.has(o.name) && (!OPTION_MODULE[o.name] || draft.modules.has(OPTION_MODULE[o.name])));
+  const optionRows = options.map((o) => h("li", { class: "option" },
+    h("p", { class: "option-title", text: t(`option.${o.name}.title`) }),
+    h("p", { class: "explain", text: has(`option.${o.name}`) ? t(`option.${o.name}`) : o.text }),
+    segmented(o.name, o.values, draft.options[o.name], (v) => { draft.options[o.name] = v; redraw(); }, (v) => t(`value.${v}`))));
+  return [
+    h("h2", { text: t("setup.rules") }),
+    h("p", { class: "explain", text: t("module.base.explain") }),
+    h("ul", { class: "modules" }, moduleRows),
+    h("h2", { text: t("setup.options") }),
+    h("ul", { class: "options" }, optionRows),
+    Object.keys(rules.unverified || {}).length ? h("p", { class: "hint", text: t("setup.unverified") }) : null,
+  ];
+}
+
+function tableStep(redraw) {
+  return [
+    h("h2", { text: t("setup.table") }),
+    h("p", { class: "option-title", text: t("setup.mode") }),
+    segmented("mode", ["physical", "digital"], draft.mode, (v) => { draft.mode = v; redraw(); }, (v) => t(`setup.mode.${v}`)),
+    h("p", { class: "explain", text: t(`setup.mode.${draft.mode}.explain`) }),
+    h("p", { class: "option-title", text: t("setup.layout") }),
+    segmented("layout", ["random", "table"], draft.layout, (v) => { draft.layout = v; redraw(); }, (v) => t(`setup.layout.${v}`)),
+    h("p", { class: "explain", text: t(`setup.layout.${draft.layout}.explain`) }),
+    h("details", { class: "advanced" },
+      h("summary", { text: t("setup.advanced") }),
+      h("label", { class: "field" }, t("setup.seed"),
+        h("input", { type: "number", inputmode: "numeric", min: 0, value: draft.seed, dataset: { field: "seed" }, oninput: (e) => { draft.seed = e.target.value; } })),
+      h("p", { class: "explain", text: t("setup.seed.explain") })),
+  ];
+}
+
+// The body of POST /api/games.
+function request() {
+  const modules = [...draft.modules];
+  const body = {
+    players: draft.players.map((p, i) => ({ name: p.name.trim() || t("player.seat", { n: i + 1 }), colour: p.colour })),
+    modules,
+    options: draft.options,
+    mode: draft.mode,
+    layout: draft.layout,
+  };
+  if (draft.seed !== "" && /^\d+$/.test(String(draft.seed))) body.seed = Number(draft.seed);
+  return body;
+}
+
+export function setupScreen({ rules, redraw, start, cancel }) {
+  if (!draft) draft = fresh(rules);
+  const step = STEPS[draft.step];
+  const body = step === "players" ? playersStep(rules, redraw) : step === "rules" ? rulesStep(rules, redraw) : tableStep(redraw);
+  const last = draft.step === STEPS.length - 1;
+  return h("section", { class: "setup screen-body", dataset: { step } },
+    h("p", { class: "progress", text: t("setup.progress", { n: draft.step + 1, of: STEPS.length }) }),
+    body,
+    draft.error ? h("div", { class: "refusal", role: "alert" }, draft.error.rule ? h("strong", { text: `${draft.error.rule}: ${t(`rule.${draft.error.rule}`)}` }) : null, h("p", { text: draft.error.sentence })) : null,
+    h("div", { class: "footer-row sticky" },
+      draft.step > 0
+        ? h("button", { class: "secondary", dataset: { go: "back" }, onclick: () => { draft.step -= 1; redraw(); } }, t("common.back"))
+        : h("button", { class: "secondary", dataset: { go: "cancel" }, onclick: cancel }, t("common.cancel")),
+      last
+        ? h("button", { class: "big", dataset: { go: "start" }, disabled: draft.busy ? true : null, onclick: async () => {
+            draft.busy = true;
+            draft.error = null;
+            redraw();
+            try {
+              await start(request());
+              draft = null;
+            } catch (e) {
+              draft.busy = false;
+              draft.error = { sentence: e.sentence || String(e), rule: e.rule };
+              redraw();
+            }
+          } }, t("setup.start"))
+        : h("button", { class: "big", dataset: { go: "next" }, onclick: () => { draft.step += 1; redraw(); } }, t("common.next"))));
+}

@@ -1,0 +1,53 @@
+// Following a game: one EventSource, reconnecting by itself, with a visible connected /
+// disconnected state. Every snapshot-bearing event replaces the page's picture of the game.
+
+// Events whose data is a whole snapshot for this phone's view (web/README.md).
+const SNAPSHOTS = ["snapshot", "state", "new_game", "undone", "corrected"];
+// Engine events, for the "what happened" lines.
+export const HAPPENINGS = [
+  "laid", "placed", "boat_placed", "turn", "played", "moved", "boarded", "sailed", "rode",
+  "saved", "eaten", "wrecked", "sunk_boat", "sunk", "kept", "revealed", "creature_placed",
+  "no_piece", "whirlpool", "boat_arrived", "boarded_all", "rolled", "dived", "creature_moved",
+  "drifted", "repelled", "squid_removed", "whale_removed", "grabbed", "protected",
+  "unprotected", "game_over", "result", "value_told", "immediate_point",
+];
+
+export function follow(game, { onSnapshot, onEvent, onStatus, onConnection }) {
+  let source = null;
+  let stopped = false;
+  let wait = 1000;
+
+  function open() {
+    if (stopped) return;
+    source = new EventSource(`/api/games/${game}/stream`);
+    source.onopen = () => {
+      wait = 1000;
+      onConnection(true);
+    };
+    source.onerror = () => {
+      onConnection(false);
+      // The browser retries by itself unless the answer was an error; then we do, slower.
+      if (source.readyState === EventSource.CLOSED) {
+        setTimeout(open, wait);
+        wait = Math.min(wait * 2, 15000);
+      }
+    };
+    for (const name of SNAPSHOTS) {
+      source.addEventListener(name, (e) => onSnapshot(JSON.parse(e.data), name));
+    }
+    source.addEventListener("status", (e) => onStatus(JSON.parse(e.data)));
+    // The table serves as many streams as it can: this one ends, the browser retries later.
+    source.addEventListener("busy", () => onConnection(false));
+    for (const kind of HAPPENINGS) {
+      source.addEventListener(kind, (e) => onEvent(kind, JSON.parse(e.data)));
+    }
+  }
+
+  open();
+  return {
+    close() {
+      stopped = true;
+      source?.close();
+    },
+  };
+}
