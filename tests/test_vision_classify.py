@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from pathlib import Path
 
 import pytest
 
@@ -65,7 +66,8 @@ def test_every_verdict_is_a_distribution_with_a_confidence() -> None:
 
 
 def test_pieces_on_a_tile_lower_the_confidence_not_the_verdict() -> None:
-    clear, covered = [], []
+    clear: list[float] = []
+    covered: list[float] = []
     for shot, observation in observed("normal"):
         occupied = {board.parse(n) for n in shot.truth.params["occupied"]}
         for h, verdict in observation.positions.items():
@@ -108,12 +110,12 @@ def test_grouping_keeps_the_counts_whatever_the_points() -> None:
     assert np.bincount(labels).tolist() == [16, 16, 8]
 
 
-def test_a_calibration_round_trips_through_its_file(tmp_path: object) -> None:
+def test_a_calibration_round_trips_through_its_file(tmp_path: Path) -> None:
     session = batch("normal")[0]
     recogniser = Recogniser()
     calibration = recogniser.calibrate(session.setup.image, session.layout)
     assert calibration.confirmed and calibration.layout == session.layout
-    path = tmp_path / "cal.json"  # type: ignore[operator]
+    path = tmp_path / "cal.json"
     path.write_text(dumps(calibration), encoding="utf-8")
     again = load(path)
     assert isinstance(again, Calibration) and again.layout == calibration.layout

@@ -35,7 +35,7 @@ def test_files_an_image_a_folder_in_name_order_and_a_video(tmp_path: Path) -> No
     frames = [folder.read() for _ in range(3)]
     assert [None if f is None else int(f[0, 0, 0]) for f in frames] == [100, 200, None]
     video = tmp_path / "replay.avi"
-    writer = cv2.VideoWriter(str(video), cv2.VideoWriter_fourcc(*"MJPG"), 5, (64, 48))
+    writer = cv2.VideoWriter(str(video), cv2.VideoWriter.fourcc(*"MJPG"), 5, (64, 48))
     for value in (30, 130, 230):
         writer.write(_image(value))
     writer.release()
