@@ -376,10 +376,13 @@ class Table:
         game_id = session.record.id
         seq = session.events
         session.events += 1
+        made: dict[View, dict[str, Any]] = {}  # one projection per view, however many watch it
         for sub in list(self.subscribers):
             following = sub.game if sub.game is not None else self.current
             if following == game_id:
-                sub.deliver(Event(game_id, seq, kind, data(sub.view)))
+                if sub.view not in made:
+                    made[sub.view] = data(sub.view)
+                sub.deliver(Event(game_id, seq, kind, made[sub.view]))
 
     # -- intents --------------------------------------------------------------------------
 
