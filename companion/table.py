@@ -104,6 +104,18 @@ def choices(game: Game, view: View) -> dict[str, Any]:
     return out
 
 
+def shown(game: Game, action: list[Any], view: View) -> str:
+    """A stored action as `view` may read it: a placed value and a red back kept in hand are
+    the referee's to see (spec §9); everyone else reads them as unknown."""
+    a = tuple(action)
+    if view != REFEREE:
+        if a[0] == "place":
+            a = ("place", a[1], None)
+        elif a[0] == "back" and a[1] in sinking.kept_backs(game.state):
+            a = ("back", "red")
+    return engine.notation(a)
+
+
 def new_game(record: GameRecord) -> Game:
     rules = Rules.from_json(record.rules)
     return Game.new(rules, len(record.players), record.seed, record.mode)
@@ -481,8 +493,11 @@ class Table:
         session = self.sessions[session.record.id]
         notation = engine.notation(tuple(row.action))
         self._broadcast(
-            session, "undone", lambda view: {"action": notation, **self._snapshot(session, view)}
-        )
+            session,
+            "undone",
+            lambda view: {"action": shown(session.game, row.action, view),
+                          **self._snapshot(session, view)},
+        )  # fmt: skip
         return Reply(
             command.request_id, True, session.record.id, row.seq, message=f"undone: {notation}"
         )
@@ -534,22 +549,25 @@ class Table:
             self.store.reopen(session.record.id)
         self._reload(session.record.id)
         session = self.sessions[session.record.id]
-        change = {
-            "seq": old.seq,
-            "was": engine.notation(tuple(old.action)),
-            "now": engine.notation(tuple(new)),
-            "by": by,
-            "dropped": [
-                {"seq": r.seq, "action": engine.notation(tuple(r.action))} for r in dropped
-            ],
-        }
+
+        def change(view: View) -> dict[str, Any]:
+            game = session.game
+            return {
+                "seq": old.seq,
+                "was": shown(game, old.action, view),
+                "now": shown(game, new, view),
+                "by": by,
+                "dropped": [{"seq": r.seq, "action": shown(game, r.action, view)} for r in dropped],
+            }
+
         self._broadcast(
-            session, "corrected", lambda view: {**change, **self._snapshot(session, view)}
+            session, "corrected", lambda view: {**change(view), **self._snapshot(session, view)}
         )
         self._follow(session)
         return Reply(
             command.request_id, True, session.record.id, new_seq,
-            message=f"{change['was']} corrected to {change['now']}; {len(dropped)} action(s) dropped",
+            message=f"{engine.notation(tuple(old.action))} corrected to {engine.notation(tuple(new))}; "
+            f"{len(dropped)} action(s) dropped",
         )  # fmt: skip
 
     def _forget(self, game_id: int) -> None:

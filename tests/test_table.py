@@ -390,3 +390,21 @@ def test_after_a_command_each_viewer_gets_its_state_with_its_own_choices(tmp_pat
     if states[0]["state"]["phase"] == "creature":  # something of the rolled kind can move
         assert states[turn]["legal"] and "legal" not in states[1 - turn]
         assert "legal" not in states["spectator"]
+
+
+def test_an_undone_placement_tells_its_value_to_nobody_but_the_referee(tmp_path: Path) -> None:
+    """§9: undoing a placement must not reveal the value that was placed — the `undone` event
+    names the action as each viewer may read it."""
+    table = Table(Store(tmp_path / "games.db"))
+    got: dict[Any, list[Event]] = {view: [] for view in (0, 1, "spectator", "referee")}
+    for view, box in got.items():
+        table.subscribe(Subscriber(None, view, box.append))
+    game = new_game(table)
+    place = next(a for a in mirror(table, game).legal_actions() if a[0] == "place" and a[2] == 6)
+    assert act(table, game, place, seat=0).accepted
+    assert table.call(Command("phone", seat=0, game=game, intent="undo")).accepted
+    said = {
+        view: next(e for e in box if e.kind == "undone").data["action"] for view, box in got.items()
+    }
+    assert said["referee"].endswith("=6")
+    assert said[0].endswith("=?") and said[1].endswith("=?") and said["spectator"].endswith("=?")
