@@ -91,6 +91,18 @@ def led_colour(name: Any, seat: int) -> tuple[float, float, float]:
     return LED_COLOURS[SEAT_COLOURS[seat % len(SEAT_COLOURS)]]
 
 
+def whose_colour(table: Table) -> tuple[list[dict[str, Any]], int | None] | None:
+    """The current game's players and the seat whose colour a panel shows now (no game: no
+    seat); None when the Table cannot say just now. Both panels light up from this."""
+    try:
+        if table.read(lambda: table.current, 5.0) is None:
+            return [], None
+        snapshot = table.snapshot(None, SPECTATOR)
+    except (Refused, TimeoutError):
+        return None
+    return list(snapshot["players"]), current_seat(snapshot["state"])
+
+
 def current_seat(state: dict[str, Any]) -> int | None:
     """The seat whose colour the LED shows: the player whose turn it is; during setup, the
     player placing; nobody while the island is laid or once the game is over."""
@@ -284,15 +296,10 @@ class GpioPanel:
         """The LED from the current game as it is now: at start, and after a batch of events
         (a player's turn or placement also changes with events that do not name the seat)."""
         self._stale = False
-        try:
-            if self.table.read(lambda: self.table.current, 5.0) is None:
-                self._colour(None)
-                return
-            snapshot = self.table.snapshot(None, SPECTATOR)
-        except (Refused, TimeoutError):
-            return
-        self.players = list(snapshot["players"])
-        self._colour(current_seat(snapshot["state"]))
+        found = whose_colour(self.table)
+        if found is not None:
+            self.players, seat = found
+            self._colour(seat)
 
     def _show(self, event: Event) -> None:
         data = event.data

@@ -35,10 +35,10 @@ import serial
 from serial.tools import list_ports
 
 from ..commands import SPECTATOR, Event
-from ..table import Refused, Subscriber, Table
+from ..table import Subscriber, Table
 from . import wire
 from .buttons import BUTTONS, HOLD, PRESS, Press
-from .gpio import current_seat, led_colour
+from .gpio import current_seat, led_colour, whose_colour
 from .presses import TableDown, carry_out
 
 log = logging.getLogger(__name__)
@@ -471,15 +471,10 @@ class SerialPanel:
         """The LED from the current game as it is now: after a (re)connect, and after a batch
         of events (during setup the seat placing changes with events that do not name it)."""
         self._stale = False
-        try:
-            if self.table.read(lambda: self.table.current, 5.0) is None:
-                self._colour(None)
-                return
-            snapshot = self.table.snapshot(None, SPECTATOR)
-        except (Refused, TimeoutError):
-            return
-        self.players = list(snapshot["players"])
-        self._colour(current_seat(snapshot["state"]))
+        found = whose_colour(self.table)
+        if found is not None:
+            self.players, seat = found
+            self._colour(seat)
 
     def _colour(self, seat: int | None) -> None:
         if seat is None:
