@@ -153,7 +153,7 @@ def test_the_phone_asks_only_for_views_it_may_see(app: Flask, game: int) -> None
 
 
 def test_an_undone_placement_tells_no_one_the_value(app: Flask, table: Table) -> None:
-    """A stopgap (companion.web.redact) until the Table projects ``undone`` per viewer."""
+    """The Table names an undone action as each viewer may read it; the reply is masked too."""
     watcher = phone(app)
     game = watcher.post("/api/games", json={"players": PLAYERS, "seed": 1}).json["game"]  # type: ignore[index]
     ana = phone(app, game, 1)
