@@ -83,6 +83,11 @@ check-long: venv
 	  --rules five-six,dive-dice,squid --json | $(BIN)/python tools/check_simulate.py
 	$(BIN)/companion simulate --players 4 --games 1000 --seed 1 \
 	  --rules dive-dice,squid,squid-variant-1 --json | $(BIN)/python tools/check_simulate.py
+	@# the 1986 ruleset (E-1 ... E-7), alone: 2, 3 and 4 players (2, 4 and 4 boats)
+	@for players in 2 3 4; do \
+	  $(BIN)/companion simulate --players $$players --games 1000 --seed 1 --rules escape-1986 \
+	    --json | $(BIN)/python tools/check_simulate.py; \
+	done
 	@status=0; \
 	$(BIN)/pytest -q -p no:cacheprovider --timeout=3600 -m slow $(PYTEST_ARGS) || status=$$?; \
 	if [ $$status -eq 5 ]; then echo "make: no slow tests yet"; exit 0; fi; \

@@ -72,7 +72,7 @@ class Position:
     def _person(self, seat: int, value: int | None) -> int:
         p = seat * 10 + self.next_person[seat]
         self.next_person[seat] += 1
-        self.s.p_value[p] = value
+        self.s.p_value[p] = None if self.s.is_1986 else value  # E-4: 1986 people have none
         return p
 
     def land(self, seat: int, name: str, value: int | None = 1) -> int:

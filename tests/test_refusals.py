@@ -268,6 +268,13 @@ ILLEGAL: list[tuple[str, str, Build, str, set[str]]] = [
     ),
     ("grab", "a squid's grab with no squid about", table, "grab B1", {"B-8"}),
     ("ride", "riding with no dolphin", table, "ride A2 1.5", {"D-8"}),
+    (
+        "spin",
+        "the 1986 spinner in a game with the red die",
+        lambda: table("roll"),
+        "spin shark 2",
+        {"E-1"},
+    ),
 ]
 
 

@@ -120,17 +120,15 @@ def test_option_value_of_the_wrong_type_is_refused() -> None:
         Rules(options={"tiebreak": True})  # type: ignore[dict-item]
 
 
-# Modules asked for in a combination the rules allow, so that only playability is in question.
-ALLOWED_WITH = {"squid-variant-1": ("base", "squid"), "escape-1986": ()}
-
-
-@pytest.mark.parametrize("module", sorted(SPEC_MODULES - PLAYABLE))
-def test_modules_not_yet_playable_are_refused(module: str) -> None:
-    """§11: the other modules are named but cannot be played in this version."""
-    assert module not in PLAYABLE
-    with pytest.raises(RulesError, match=module) as info:
-        Rules(modules=(*ALLOWED_WITH.get(module, ("base",)), module))
-    assert "playable" in str(info.value)
+def test_E_4_every_module_of_the_spec_is_playable_the_1986_one_for_2_to_4() -> None:
+    """§11: every module the spec names is played in this version; the 1986 ruleset alone and
+    for 2 to 4 players only (E-4, E-7)."""
+    assert SPEC_MODULES == PLAYABLE
+    for players in (2, 3, 4):
+        assert Game.new(Rules(("escape-1986",)), players).state.is_1986
+    with pytest.raises(RulesError, match="2 to 4") as info:
+        Game.new(Rules(("escape-1986",)), players=5)
+    assert info.value.rule == "E-4"
 
 
 def test_game_refuses_player_counts_and_modes_it_cannot_play() -> None:

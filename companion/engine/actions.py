@@ -8,6 +8,7 @@ list; its text form is what logs and tests read::
     back shark         back red         pick A3          take b2         roll whale
     creature shark2 4.5                 put whale1 7.9   repel           reveal A3 =5
     dive starfish D    dive shark 2     protect dolphin1 A3              grab B2         ride A3 4.5
+    spin shark 2       spin serpent dive  (the 1986 spinner: a creature and 1, 2, 3 or dive)
 
 People are named by seat letter and number (``A3``: seat 1's third person), boats ``b1``..``b12``,
 creatures by kind and number (``shark2``), hexes ``row.col`` or a safe island's corner.
@@ -18,7 +19,17 @@ from __future__ import annotations
 from typing import Any
 
 from . import board
-from .data import BACKS, DIE_FACES, DIVE_DISTANCES, DIVE_KINDS, PEOPLE_VALUES, PIECES, TERRAINS
+from .data import (
+    BACKS,
+    DIE_FACES,
+    DIVE_DISTANCES,
+    DIVE_KINDS,
+    PEOPLE_VALUES,
+    PIECES,
+    SPIN_KINDS,
+    SPIN_MOVES,
+    TERRAINS,
+)
 from .errors import MalformedAction
 from .state import CREATURE_KINDS, SEAT_LETTERS, Action, person_name
 
@@ -46,7 +57,20 @@ SHAPES: dict[str, tuple[str, ...]] = {
     "protect": ("creature", "person"),
     "grab": ("person",),
     "ride": ("person", "hex"),
+    "spin": ("spin-kind", "spin-move"),
 }
+
+
+WORDS: dict[str, tuple[str, ...]] = {
+    "terrain": TERRAINS,
+    "back": BACKS,
+    "face": DIE_FACES,
+    "dive-kind": DIVE_KINDS,
+    "distance": DIVE_DISTANCES,
+    "spin-kind": SPIN_KINDS,
+    "spin-move": SPIN_MOVES,
+}
+"""Argument kinds that are words, and the words each allows."""
 
 
 def _valid(kind: str, x: Any) -> bool:
@@ -54,9 +78,8 @@ def _valid(kind: str, x: Any) -> bool:
         return True
     if kind == "back?":
         return x == "red" or x in BACKS
-    if kind in ("terrain", "back", "face", "dive-kind", "distance"):
-        words = {"terrain": TERRAINS, "back": BACKS, "face": DIE_FACES,
-                 "dive-kind": DIVE_KINDS, "distance": DIVE_DISTANCES}[kind]  # fmt: skip
+    if kind in WORDS:
+        words = WORDS[kind]
         return isinstance(x, str) and x in words
     if not isinstance(x, int) or isinstance(x, bool):
         return False

@@ -2,8 +2,9 @@
 the defence window.
 
 B-10, B-24 ... B-29 with the red die; D-1, D-3 ... D-9 with the dive dice; Q-3 ... Q-5 for the
-Giant Squid. A move of several spaces is one decision per space; a creature stops where it
-enters something it can attack, and attacks there. Before a shark or whale moved by another
+Giant Squid; E-1, E-2 with the 1986 spinner (its moves are in `spinner`). A move of several
+spaces is one decision per space; a creature stops where it enters something it can attack,
+and attacks there. Before a shark or whale moved by another
 player attacks, the attacked players who may hold the matching repellent are asked (B-29, B-43).
 When a move ends, the phase becomes ``end`` and the game passes the turn once any decision the
 move raised (a dolphin's protege, a squid's prey) is taken.
@@ -11,7 +12,7 @@ move raised (a dolphin's protege, a squid's prey) is taken.
 
 from __future__ import annotations
 
-from . import board, hand, pieces, scoring, squid
+from . import board, hand, pieces, scoring, spinner, squid
 from .data import DIE_FACES, DIVE_DISTANCES, DIVE_KINDS, STEPS, WILD
 from .errors import IllegalAction
 from .events import Event
@@ -29,12 +30,17 @@ def dive_dice(s: State) -> bool:
 
 
 def legal_roll(s: State) -> list[Action]:
+    if s.is_1986:  # E-1: the spinner replaces the die
+        return spinner.legal_spin(s)
     if dive_dice(s):  # D-1: the two dive dice replace the red die
         return [("dive", k, d) for k, d in DIVES]
     return [("roll", f) for f in FACES]
 
 
 def apply_roll(s: State, action: Action, ev: list[Event]) -> None:
+    if action[0] == "spin":
+        spinner.apply_spin(s, action, ev)
+        return
     if action[0] == "dive":
         _, kind, dist = action
         s.roll = f"{kind} {dist}"
@@ -84,9 +90,15 @@ def legal_creature(s: State) -> list[Action]:
     c, b = s.ctx["creature"], s.ctx.get("boat")
     out: list[Action] = []
     if c is None and b is None:
-        _first_moves(s, out)
+        if s.is_1986:
+            spinner.first_moves(s, out)
+        else:
+            _first_moves(s, out)
         if not out or s.rules.option("creature_move") == "optional":
             out.append(("done",))
+        return out
+    if s.is_1986:  # E-1: exactly as far as spun; the steps offered can always finish the move
+        spinner.next_moves(s, out)
         return out
     if s.ctx["steps"] < limit(s, "boat" if c is None else s.c_kind[c]):
         if c is not None:
@@ -151,6 +163,12 @@ def apply_creature(s: State, action: Action, ev: list[Event]) -> None:
         return
     _, c, h = action
     stays = h == s.c_pos[c]
+    route = s.ctx.get("route")
+    if route is not None:  # E-1: the spinner's route, never twice through a space
+        if not route:  # the creature is chosen: what the spin allowed is settled
+            route.append(s.c_pos[c])
+            s.ctx.pop("may_move", None)
+        route.append(h)
     pieces.move_creature(s, c, h, ev)
     s.ctx["creature"] = c
     kind = s.c_kind[c]
@@ -203,8 +221,9 @@ def _squid(s: State, c: int, h: int, last: bool, ev: list[Event]) -> None:
 
 
 def _dolphin(s: State, c: int, h: int, last: bool, ev: list[Event]) -> None:
-    """D-6: it stops with swimmers and protects one of them, the mover choosing."""
-    free = [p for p in s.swimmers[h] if s.guardian(p) is None]
+    """D-6: it stops with swimmers and protects one of them, the mover choosing; a 1986 dolphin
+    protects nobody and just moves (E-3)."""
+    free = [] if s.is_1986 else [p for p in s.swimmers[h] if s.guardian(p) is None]
     if len(free) == 1:
         pieces.protect(s, c, free[0], ev)
     elif free:
@@ -326,6 +345,12 @@ def end_turn(s: State, ev: list[Event]) -> None:
 
 def explain(s: State, action: Action) -> IllegalAction:
     verb = action[0]
+    if s.is_1986 and verb in ("roll", "dive"):
+        return IllegalAction("E-1", "the 1986 ruleset uses the spinner: spin, e.g. spin shark 2")
+    if verb == "spin":
+        if s.is_1986:
+            return IllegalAction("E-1", f"the spinner has no sector {action[1]} {action[2]}")
+        return IllegalAction("E-1", "the spinner belongs to the 1986 ruleset: roll the die")
     if verb == "roll":
         if dive_dice(s):
             return IllegalAction(
@@ -340,7 +365,13 @@ def explain(s: State, action: Action) -> IllegalAction:
         tile = REPELLENT[s.c_kind[s.ctx["creature"]]]
         return IllegalAction("B-43", f"seat {s.actor + 1} cannot be holding a {tile}")
     if verb == "done":
+        if s.is_1986 and s.ctx["creature"] is not None:
+            return IllegalAction(
+                "E-1", "the creature goes the whole move; it stops early only to attack"
+            )
         return IllegalAction("B-10", "the rolled creature must move (creature_move=mandatory)")
+    if s.is_1986 and verb == "creature":
+        return spinner.explain(s, action)
     kinds, chosen = movers(s), s.ctx["creature"]
     if verb == "sail":
         if "boat" not in kinds:

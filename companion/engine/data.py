@@ -21,6 +21,7 @@ DECK_DATA = _load("deck")
 DIE_DATA = _load("die")
 BOX_DATA = _load("box")
 DIVE_DATA = _load("dive_dice")
+SPINNER_DATA = _load("spinner")
 
 TERRAINS: tuple[str, ...] = ("beach", "forest", "mountain")
 """In the order they sink (B-20)."""
@@ -52,6 +53,15 @@ PIECES: dict[str, int] = dict(BOX_DATA["pieces"])
 BOATS_PER_PLAYER: int = BOX_DATA["boats_per_player"]
 COLOURS: tuple[str, ...] = tuple(BOX_DATA["colours"])
 
+SPIN_KINDS: tuple[str, ...] = ("serpent", "shark", "whale", "dolphin")
+"""What the 1986 spinner names (E-1): sea monsters are the serpent pieces."""
+SPIN_MOVES: tuple[str, ...] = ("1", "2", "3", "dive")
+SPINNER_SECTORS: dict[str, dict[tuple[str, str], int]] = {
+    name: {(s["kind"], s["move"]): s["weight"] for s in data["sectors"]}
+    for name, data in SPINNER_DATA["sets"].items()
+}
+"""Option spinner_sectors -> (creature, move) -> how many sectors of the spinner show it."""
+
 STEPS = {"serpent": 1, "shark": 2, "whale": 3}
 """How far each creature may move on the red die (B-24, B-25, B-26)."""
 
@@ -62,6 +72,7 @@ UNVERIFIED: dict[str, str] = {
         ("die", DIE_DATA),
         ("box", BOX_DATA),
         ("dive_dice", DIVE_DATA),
+        ("spinner", SPINNER_DATA),
     )
     if not data["verified"]
 }

@@ -70,7 +70,10 @@ def people_values(rules: Rules, players: int) -> tuple[int, ...]:
 
 
 def boats_for(s: State, seat: int) -> int:
-    """How many boats this seat places (B-4, P-1, P-2, P-4)."""
+    """How many boats this seat places (B-4, P-1, P-2, P-4; E-4: in the 1986 ruleset one each,
+    and with 3 players seat 1 places a second, for 2 boats with 2 players and 4 with 3 or 4)."""
+    if s.is_1986:
+        return 2 if s.players == 3 and seat == 0 else 1
     if s.players in BOATS and not crowded(s.rules):
         return BOATS[s.players][seat]
     return BOATS_PER_PLAYER

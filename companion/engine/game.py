@@ -23,6 +23,7 @@ from . import (
     scoring,
     setup,
     sinking,
+    spinner,
     views,
 )
 from .data import DIE_FACES, DIVE_DISTANCES, DIVE_KINDS, TERRAIN_COUNT
@@ -86,7 +87,7 @@ VERBS = {
     "back": {"back"},
     "take": {"take"},
     "pick": {"pick"},
-    "roll": {"roll", "dive"},
+    "roll": {"roll", "dive", "spin"},
     "creature": {"creature", "sail", "protect", "done"},
     "interrupt": {"protect", "put", "grab", "done"},
     "defence": {"repel", "done"},
@@ -157,6 +158,8 @@ class Game:
             weights = [(("terrain", t), TERRAIN_COUNT[t] - laid[t]) for t in setup.terrain_left(s)]
         elif s.phase == "back":
             weights = [(("back", k), n) for k, n in sinking.back_weights(s)]
+        elif s.phase == "roll" and s.is_1986:
+            weights = spinner.weights(s)  # E-1
         elif s.phase == "roll" and creatures.dive_dice(s):
             weights = [
                 (("dive", k, d), DIVE_KINDS.count(k) * DIVE_DISTANCES.count(d))

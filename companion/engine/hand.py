@@ -78,8 +78,8 @@ def dolphin_moves(s: State, out: list[Action]) -> None:
             b = s.boat_at[h]
             if b != OFF and len(s.b_people[b]) < movement.BOAT_CAPACITY:
                 out.append(("board", q, b))
-            if h in board.ACCESS:
-                out.append(("move", q, board.ACCESS[h]))
+            if h in s.access:
+                out.append(("move", q, s.access[h]))
 
 
 def winds_moves(s: State, out: list[Action]) -> None:

@@ -1,7 +1,10 @@
 """What must hold in every state, whatever was played: the checker `simulate` runs after each action.
 
 Each person is in exactly one place; no piece count exceeds the box; at most three people per
-boat and one boat per space; nothing but people on a safe island; pieces stand only where they can.
+boat and one boat per space; no more boats out than were placed or brought by tiles, no dolphin
+without its tile; nothing but people on a safe island; pieces stand only where they can. In the
+1986 ruleset people have no values, dolphins protect nobody and the score is a count (E-3, E-4,
+E-6).
 """
 
 from __future__ import annotations
@@ -12,9 +15,10 @@ from itertools import chain
 
 from . import board
 from .data import PIECES
-from .fivesix import people_values
+from .fivesix import boats_for, people_values
 from .game import Game
 from .movement import BOAT_CAPACITY
+from .sinking import kept_backs
 from .state import BOAT, CREATURE_KINDS, LAND, OFF, SAVED, SEA, State, creature_name, person_name
 
 
@@ -27,7 +31,23 @@ def violations(game: Game | State) -> list[str]:
     _boats(s, out)
     _dolphins(s, out)
     _places(s, out)
+    if s.is_1986:
+        _counts_1986(s, out)
     return out
+
+
+def _counts_1986(s: State, out: list[str]) -> None:
+    """E-4: people carry no value; E-3: dolphins never protect; E-6: a score is a head count."""
+    valued = [person_name(p) for p, v in s.p_value.items() if v is not None]
+    if valued:
+        out.append(f"people with a value in the 1986 ruleset: {', '.join(valued)}")
+    if s.guard:
+        out.append("a dolphin protects a swimmer in the 1986 ruleset")
+    for place in (s.result or {}).get("ranking", []):
+        if place["points"] != place["saved"]:
+            out.append(
+                f"seat {place['seat'] + 1} scored {place['points']} for {place['saved']} saved"
+            )
 
 
 def _people(s: State, out: list[str]) -> None:
@@ -94,7 +114,17 @@ def _pieces(s: State, out: list[str]) -> None:
 
 
 def _dolphins(s: State, out: list[str]) -> None:
-    """D-6: a dolphin protects one swimmer in its own space; a swimmer has one dolphin."""
+    """D-6: a dolphin protects one swimmer in its own space; a swimmer has one dolphin. D-2, E-3:
+    a dolphin token comes out only for a dolphin tile shown."""
+    if "dolphin" not in kept_backs(s):
+        came = sum(
+            1
+            for c, k in enumerate(s.c_kind)
+            if k == "dolphin" and (s.c_pos[c] != OFF or s.c_gone[c])
+        )
+        shown = sum(known.get("dolphin", 0) for known in s.known.values())
+        if came > shown:
+            out.append(f"{came} dolphins came out for {shown} dolphin tiles shown")
     protected: Counter[int] = Counter(s.guard.values())
     for d, p in s.guard.items():
         name = creature_name(s.c_kind, d)
@@ -110,6 +140,13 @@ def _dolphins(s: State, out: list[str]) -> None:
 
 def _boats(s: State, out: list[str]) -> None:
     places = Counter(pos for pos in s.b_pos if pos != OFF)
+    # B-6, E-4: the boats placed at setup; B-35: one more per boat tile revealed
+    allowed = sum(boats_for(s, seat) for seat in range(s.players))
+    allowed += sum(known.get("boat", 0) for known in s.known.values())
+    if sum(places.values()) > allowed:
+        out.append(
+            f"{sum(places.values())} boats on the board; setup and boat tiles gave {allowed}"
+        )
     for h, n in places.items():
         if n > 1:
             out.append(f"{n} boats share {board.name(h)}")

@@ -1,4 +1,8 @@
-"""Step 2 of a turn: up to three movement points for people and boats (B-8, B-11 ... B-19)."""
+"""Step 2 of a turn: up to three movement points for people and boats (B-8, B-11 ... B-19).
+
+In the 1986 ruleset a safe island has one entrance (E-7), and a swimmer beside a dolphin may ride
+it up to three sea spaces in a turn instead of swimming one (E-3).
+"""
 
 from __future__ import annotations
 
@@ -8,6 +12,7 @@ from .events import Event
 from .state import BOAT, LAND, OFF, SEA, Action, State, person_name
 
 BOAT_CAPACITY = 3  # B-13
+RIDE_1986 = 3  # E-3: a dolphin carries a swimmer up to three spaces a turn
 
 
 def person_moves(s: State, p: int, out: list[Action]) -> None:
@@ -29,7 +34,7 @@ def person_moves(s: State, p: int, out: list[Action]) -> None:
             b = boat_at[n]
             if b != OFF and len(b_people[b]) < BOAT_CAPACITY:
                 out.append(("board", p, b))
-        island = board.ACCESS.get(h)
+        island = s.access.get(h)
         if island is not None:
             out.append(("move", p, island))
     elif kind == SEA:
@@ -45,9 +50,11 @@ def person_moves(s: State, p: int, out: list[Action]) -> None:
             b = boat_at[at]
             if b != OFF and len(b_people[b]) < BOAT_CAPACITY:
                 out.append(("board", p, b))
-            island = board.ACCESS.get(at)
+            island = s.access.get(at)
             if island is not None:
                 out.append(("move", p, island))
+        if s.n_dolphin[at] and s.is_1986 and rides_left(s, p):
+            out.extend(("ride", p, n) for n in board.WATER_NEIGHBOURS[at] if terrain[n] is None)
 
 
 def boat_moves(s: State, b: int, out: list[Action]) -> None:
@@ -97,6 +104,9 @@ def apply_step(s: State, action: Action, ev: list[Event], *, uses_swim: bool = T
         pieces.boat_to(s, x, to, ev)
         return
     frm = where(s, x)
+    if verb == "ride" and s.is_1986:
+        _ride_1986(s, x, to, ev)
+        return
     if verb == "ride":  # D-8: the dolphin comes along, and its protection with it
         d = s.guardian(x)
         assert d is not None
@@ -121,6 +131,33 @@ def apply_step(s: State, action: Action, ev: list[Event], *, uses_swim: bool = T
         pieces.to_land(s, x, to)
     else:
         pieces.swim(s, [x], to, ev, by_choice=uses_swim)
+
+
+def rides_left(s: State, p: int) -> int:
+    """E-3: spaces swimmer p may still ride this turn: three if it has not moved, what is left of
+    three if it is riding, none once it swam."""
+    if p not in s.swam:
+        return RIDE_1986
+    for q, n in s.ctx.get("rides", ()):
+        if q == p:
+            return int(RIDE_1986 - n)
+    return 0
+
+
+def _ride_1986(s: State, p: int, to: int, ev: list[Event]) -> None:
+    """E-3: a dolphin in the swimmer's space carries it one space; it protects it from nothing."""
+    at = s.p_at[p]
+    d = next(c for c, pos in enumerate(s.c_pos) if pos == at and s.c_kind[c] == "dolphin")
+    rides: list[list[int]] = s.ctx.setdefault("rides", [])
+    mine = next((r for r in rides if r[0] == p), None)
+    if mine is None:
+        rides.append([p, 1])
+    else:
+        mine[1] += 1
+    ev.append(Event("rode", {"person": person_name(p), "dolphin": pieces.creature(s, d),
+                             "from": board.name(at), "to": board.name(to)}))  # fmt: skip
+    pieces.put_creature(s, d, to)
+    pieces.swim(s, [p], to, ev, by_choice=True)
 
 
 def where(s: State, p: int) -> str:
@@ -154,6 +191,13 @@ def explain(s: State, action: Action) -> IllegalAction:
     if kind not in (LAND, BOAT, SEA):
         return IllegalAction("B-19", f"{person_name(x)} is no longer on the board")
     to = action[2]
+    if verb == "ride" and s.is_1986:
+        if kind != SEA or not s.n_dolphin[s.p_at[x]]:
+            return IllegalAction("E-3", f"{person_name(x)} is not a swimmer beside a dolphin")
+        if not rides_left(s, x):
+            return IllegalAction("E-3", "a dolphin carries a swimmer at most 3 spaces a turn, "
+                                        "and not one that already swam")  # fmt: skip
+        return IllegalAction("E-3", "a dolphin carries its swimmer one sea space per point")
     if verb == "ride":
         if kind != SEA or s.guardian(x) is None:
             return IllegalAction("D-8", f"{person_name(x)} is not a swimmer a dolphin protects")
@@ -176,15 +220,17 @@ def explain(s: State, action: Action) -> IllegalAction:
         return IllegalAction("B-12", "illegal move from land")
     if kind == BOAT:
         if board.IS_SAFE[to]:
-            return IllegalAction("B-15", "the boat is not on an access space of that safe island")
+            return _closed(s, s.b_pos[s.p_at[x]], to) or IllegalAction(
+                "B-15", "the boat is not on an access space of that safe island"
+            )
         if s.terrain[to] is not None:
             return IllegalAction("B-12", "once off the island a person never returns to land")
         if to == s.b_pos[s.p_at[x]]:
             return IllegalAction("B-16", f"{person_name(x)} already swam this turn")
         return IllegalAction("B-15", "from a boat a person boards a boat next to it or swims")
     if board.IS_SAFE[to]:
-        if board.ACCESS.get(s.p_at[x]) != to:
-            return IllegalAction(
+        if s.access.get(s.p_at[x]) != to:
+            return _closed(s, s.p_at[x], to) or IllegalAction(
                 "B-16", "a swimmer reaches a safe island only from its access space"
             )
         return IllegalAction("B-16", f"{person_name(x)} already swam this turn")
@@ -195,3 +241,13 @@ def explain(s: State, action: Action) -> IllegalAction:
             "B-16", f"{person_name(x)} already swam this turn (one sea space per turn)"
         )
     return IllegalAction("B-16", "a swimmer moves one sea space")
+
+
+def _closed(s: State, h: int, island: int) -> IllegalAction | None:
+    """E-7: the refusal of a landing from h, a printed access hex that the 1986 board closes."""
+    if board.ACCESS.get(h) != island:
+        return None
+    gate = next(x for x, i in s.access.items() if i == island)
+    return IllegalAction(
+        "E-7", f"{board.name(island)} has one entrance on the 1986 board: {board.name(gate)}"
+    )

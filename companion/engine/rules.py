@@ -86,9 +86,10 @@ PLAYABLE = frozenset(
         "dive-dice",
         "squid",
         "squid-variant-1",
+        "escape-1986",
     }
 )
-"""Modules the engine plays today; the others are named so a stored game can say what it needs."""
+"""Modules the engine plays today (every module it names, so far)."""
 
 NEEDS: dict[str, tuple[str, str]] = {"squid-variant-1": ("squid", "Q-7")}
 """A module that is played only together with another: module -> (the other, the rule saying so).

@@ -2,7 +2,7 @@
 
 B-30 ... B-32 and the tie-break chain of P-6 (applied for every player count, B-32); the
 challenge rules' other ends (C-2 Leave No One Behind, C-4 Atlantis is Gone) and score (C-3 All
-Equal!).
+Equal!); the 1986 ruleset's end and count of heads (E-6).
 """
 
 from __future__ import annotations
@@ -26,6 +26,8 @@ def end(s: State, ev: list[Event], rule: str = "B-30") -> None:
     `rule` says what ended it: the volcano (B-30), or C-2 / C-4 mid-turn. Either way the
     current turn counts as taken, so seats after this one had a turn fewer (P-6).
     """
+    if s.is_1986:
+        rule = "E-6"  # the volcano or the last person off the board: one rule says both
     s.volcano_turn = s.turn
     s.turns_taken[s.turn] += 1
     s.from_sunk = []
@@ -47,15 +49,20 @@ def ending(s: State) -> str | None:
     person has left the board, saved or lost. Both end the game at once, mid-turn if need be.
     """
     modules = s.rules.modules
+    if s.is_1986 and s.phase not in NOT_PLAYING:
+        return None if _anyone_left(s) else "E-6"
     if (NO_ONE_BEHIND not in modules and GONE not in modules) or s.phase in NOT_PLAYING:
         return None
     if GONE in modules and all(s.terrain[h] is None for h in board.LAND):
         return "C-4"
-    if NO_ONE_BEHIND in modules and not any(
-        kind in (UNPLACED, LAND, BOAT, SEA) for kind in s.p_kind.values()
-    ):
+    if NO_ONE_BEHIND in modules and not _anyone_left(s):
         return "C-2"
     return None
+
+
+def _anyone_left(s: State) -> bool:
+    """Is anyone neither saved nor lost?"""
+    return any(kind in (UNPLACED, LAND, BOAT, SEA) for kind in s.p_kind.values())
 
 
 def end_if_over(s: State, ev: list[Event]) -> bool:
@@ -74,7 +81,9 @@ def volcano_is_whirlpool(s: State) -> bool:
 
 def ended_by(s: State) -> str:
     """What ended a finished game: the volcano (B-30), or C-2 / C-4 (the volcano being a
-    whirlpool under either, the board tells which)."""
+    whirlpool under either, the board tells which); in the 1986 ruleset both ends are E-6."""
+    if s.is_1986:
+        return "E-6"
     modules = s.rules.modules
     if GONE in modules and (
         NO_ONE_BEHIND not in modules or all(s.terrain[h] is None for h in board.LAND)
@@ -84,7 +93,10 @@ def ended_by(s: State) -> str:
 
 
 def unrevealed(s: State) -> list[int]:
-    """Saved people whose value the companion has not been told (physical mode)."""
+    """Saved people whose value the companion has not been told (physical mode); none in the
+    1986 ruleset, which counts heads (E-6)."""
+    if s.is_1986:
+        return []
     return [p for p in sorted(s.p_kind) if s.p_kind[p] == SAVED and s.p_value[p] is None]
 
 
@@ -138,9 +150,15 @@ def ranking(s: State) -> dict[str, Any]:
     count = {seat: len(saved[seat]) for seat in seats}
     turns = {seat: s.turns_taken[seat] for seat in seats}
     equal = "all-equal" in s.rules.modules
-    points = count if equal else value
-    chain: list[Criterion] = [("C-3" if equal else "B-31", "points", points.__getitem__, True)]
-    if s.rules.option("tiebreak") == "chain":
+    points = count if equal or s.is_1986 else value
+    chain: list[Criterion]
+    if s.is_1986:  # E-6: most people saved; ties: fewer turns, then shared
+        chain = [("E-6", "people saved", count.__getitem__, True)]
+        if s.rules.option("tiebreak") == "chain":
+            chain.append(("E-6", "turns taken", turns.__getitem__, False))
+    else:
+        chain = [("C-3" if equal else "B-31", "points", points.__getitem__, True)]
+    if not s.is_1986 and s.rules.option("tiebreak") == "chain":
         chain.append(("P-6", "people saved", count.__getitem__, True))
         if equal:
             chain.append(("P-6", "total value", value.__getitem__, True))
@@ -162,7 +180,7 @@ def ranking(s: State) -> dict[str, Any]:
         if len(group) > 1:
             why.append(
                 {
-                    "rule": "P-6",
+                    "rule": "E-6" if s.is_1986 else "P-6",
                     "criterion": "shared",
                     "seats": group,
                     "text": f"seats {_seats(group)} share the place",
@@ -183,7 +201,12 @@ def ranking(s: State) -> dict[str, Any]:
                 entry["value"] = value[seat]
             places.append(entry)
         place += len(group)
-    if s.rules.option("tiebreak") != "chain":
+    if s.is_1986:
+        ties = "fewer turns, then shared"
+        if s.rules.option("tiebreak") != "chain":
+            ties = "shared (option tiebreak=shared)"
+        note = f"1986 ruleset (E-6): the most people saved wins; ties: {ties}."
+    elif s.rules.option("tiebreak") != "chain":
         note = "Ties are shared (option tiebreak=shared)."
     elif "five-six" in s.rules.modules:
         note = "Ties: the 5-6 player kit's chain (P-6)."
@@ -209,7 +232,8 @@ def _reason(
 ) -> dict[str, Any]:
     numbers = {str(seat): key(seat) for seat in group}
     best = "most" if high else "fewest"
-    lead = f"seats {_seats(group)}" if rule in ("B-31", "C-3") else f"seats {_seats(group)} tie;"
+    first = rule in ("B-31", "C-3") or (rule == "E-6" and high)  # the score, not a tie-break
+    lead = f"seats {_seats(group)}" if first else f"seats {_seats(group)} tie;"
     text = f"{lead} {best} {name}: " + ", ".join(f"seat {seat + 1} {key(seat)}" for seat in group)
     if not decided:
         text += " (still tied)"

@@ -1,4 +1,5 @@
-"""Setting up: the island laid tile by tile, then people, then boats (B-2 ... B-6)."""
+"""Setting up: the island laid tile by tile, then people, then boats (B-2 ... B-6; E-4 for the
+1986 ruleset: people without values, one per beach tile, any number on the others)."""
 
 from __future__ import annotations
 
@@ -66,8 +67,10 @@ OUTER_COAST: frozenset[int] = frozenset(
 def place_tiles(s: State) -> list[int]:
     """The land tiles the seat to place may put its next person on (B-5, C-1, P-2, P-4)."""
     seat = s.actor
-    full, last = island_full(s), placing_last(s, seat)
     terrain, people = s.terrain, s.land_people
+    if s.is_1986:  # E-4
+        return [h for h in board.LAND if terrain[h] not in (None, "beach") or not people[h]]
+    full, last = island_full(s), placing_last(s, seat)
     if not last and not fivesix.crowded(s.rules) and "densely-populated" not in s.rules.modules:
         return [h for h in board.LAND if terrain[h] is not None and not people[h]]  # B-5 alone
     return [h for h in board.LAND if placement_refusal(s, seat, h, full, last) is None]
@@ -97,6 +100,10 @@ def placement_refusal(s: State, seat: int, h: int, full: bool, last: bool) -> Il
     if s.terrain[h] is None:
         return IllegalAction("B-5", f"{board.name(h)} is not a land tile")
     here = s.land_people[h]
+    if s.is_1986:
+        if here and s.terrain[h] == "beach":
+            return IllegalAction("E-4", f"{board.name(h)} is a beach tile, which takes one person")
+        return None
     if last:
         if not here:
             return IllegalAction(
@@ -135,7 +142,7 @@ def placement_refusal(s: State, seat: int, h: int, full: bool, last: bool) -> Il
 
 def legal_place(s: State) -> list[Action]:
     tiles = place_tiles(s)
-    if s.mode == "physical":
+    if s.mode == "physical" or s.is_1986:  # E-4: 1986 people carry no value
         return [("place", h, None) for h in tiles]
     values = sorted(set(values_left(s, s.actor)))
     return [("place", h, v) for h in tiles for v in values]
@@ -226,6 +233,8 @@ def explain(s: State, action: Action) -> IllegalAction:
         refusal = placement_refusal(s, s.actor, h, island_full(s), placing_last(s, s.actor))
         if refusal is not None:
             return refusal
+        if s.is_1986:
+            return IllegalAction("E-4", "people have no values in the 1986 ruleset: place with =?")
         if (value is None) != (s.mode == "physical"):
             what = "no value" if s.mode == "physical" else "the value chosen"
             return IllegalAction("B-5", f"in {s.mode} mode a placement carries {what}")

@@ -1,5 +1,7 @@
 """Step 3 of a turn: a land tile is removed and its back resolved (B-20 ... B-23, B-33 ... B-37).
 
+The 1986 island sinks ring by ring instead of terrain by terrain (E-5, see `rings`).
+
 The back is a fact of the table: a player tells it (physical tiles) or the engine draws it from
 the tiles left of that terrain (digital tiles). A red back told privately, or not told at all
 until it is played, stays out of every other view.
@@ -9,7 +11,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from . import board, overpopulated, pieces
+from . import board, overpopulated, pieces, rings
 from .data import DECK, PIECES, RED, TERRAINS
 from .errors import IllegalAction
 from .events import Event
@@ -34,7 +36,7 @@ def candidates(s: State) -> list[int]:
 
 
 def legal_sink(s: State) -> list[Action]:
-    return [("sink", h) for h in candidates(s)]
+    return [("sink", h) for h in (rings.candidates(s) if s.is_1986 else candidates(s))]
 
 
 def apply_sink(s: State, action: Action, ev: list[Event]) -> None:
@@ -68,8 +70,9 @@ def left(s: State, t: str, back: str) -> int:
 
 def kept_backs(s: State) -> frozenset[str]:
     """Backs that go into the remover's hand: the red ones, except the dolphin's when the dive
-    dice are played — then a dolphin tile is shown at once and puts a dolphin out (D-2)."""
-    return RED - {"dolphin"} if "dive-dice" in s.rules.modules else RED
+    dice are played or in the 1986 ruleset — then a dolphin tile is shown at once and puts a
+    dolphin out (D-2, E-3)."""
+    return RED - {"dolphin"} if s.is_1986 or "dive-dice" in s.rules.modules else RED
 
 
 def red_room(s: State, t: str) -> int:
@@ -185,7 +188,7 @@ def _dolphin(s: State, h: int, ev: list[Event]) -> None:
     """D-2: shown at once, the tile leaves the game and a dolphin takes its space; of the people
     swimming there from the tile, the remover chooses the one it protects."""
     d = _from_supply(s, "dolphin", h, ev)
-    if d is None:
+    if d is None or s.is_1986:  # E-3: the 1986 dolphin carries swimmers, it protects none
         return
     swimmers = list(s.swimmers[h])
     if len(swimmers) == 1:
@@ -335,6 +338,8 @@ def explain(s: State, action: Action) -> IllegalAction:
         t = s.terrain[h]
         if t is None:
             return IllegalAction("B-9", f"{board.name(h)} holds no land tile")
+        if s.is_1986:
+            return rings.refusal(s, h)
         if t != current_terrain(s):
             return IllegalAction("B-20", f"all {current_terrain(s)} tiles go before any {t}")
         return IllegalAction(

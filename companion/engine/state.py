@@ -13,6 +13,7 @@ from typing import Any
 from . import board
 from .data import BOATS_PER_PLAYER, PIECES, TERRAINS
 from .fivesix import people_values
+from .rules import ALONE as ESCAPE_1986
 from .rules import Rules
 
 Action = tuple[Any, ...]
@@ -74,6 +75,9 @@ class State:
         "from_sunk",
         "result",
         "seat_people",
+        # derived from the rules, not stored
+        "is_1986",
+        "access",
         # indexes, rebuilt from the above
         "land_people",
         "swimmers",
@@ -117,6 +121,8 @@ class State:
         self.c_pos = [OFF] * len(self.c_kind)
         self.c_gone = [False] * len(self.c_kind)  # removed from the game (eaten by a whirlpool...)
         self.in_play = kinds_in_play(rules)
+        self.is_1986 = ESCAPE_1986 in rules.modules
+        self.access = entrances(rules)  # access hex -> its safe island (B-15, E-7)
         # guard[dolphin] = the swimmer it protects (D-6)
         self.guard: dict[int, int] = {}
         # Decisions that interrupt the flow (a dolphin's protege, a squid's prey), oldest first;
@@ -225,8 +231,9 @@ class State:
         return None
 
     def free_dolphins(self, h: int) -> list[int]:
-        """Dolphins at h that protect nobody."""
-        if not self.n_dolphin[h]:
+        """Dolphins at h that protect nobody; none in the 1986 ruleset, where they carry swimmers
+        but never protect them (E-3)."""
+        if not self.n_dolphin[h] or self.is_1986:
             return []
         return [
             c for c, k in enumerate(self.c_kind)
@@ -318,16 +325,31 @@ class State:
 
 
 def kinds_in_play(rules: Rules) -> frozenset[str]:
-    """The creature kinds this game's modules use: dolphins come with the dive dice, squids with
-    the Giant Squid, and its variant #1 takes the whales out (Q-7)."""
+    """The creature kinds this game's modules use: dolphins come with the dive dice and with the
+    1986 ruleset (E-3), squids with the Giant Squid, and its variant #1 takes the whales out
+    (Q-7)."""
     kinds = {"serpent", "shark", "whale"}
-    if "dive-dice" in rules.modules:
+    if "dive-dice" in rules.modules or ESCAPE_1986 in rules.modules:
         kinds.add("dolphin")
     if "squid" in rules.modules:
         kinds.add("squid")
         if "squid-variant-1" in rules.modules:
             kinds.discard("whale")
     return frozenset(kinds)
+
+
+ENTRANCES_1986: dict[str, str] = {"NW": "2.0", "NE": "1.10", "SW": "11.1", "SE": "10.10"}
+"""E-7: the one entrance of each corner island on the 1986 board, the access hex without a
+serpent at the start."""
+
+
+def entrances(rules: Rules) -> dict[int, int]:
+    """Access hex -> the safe island it leads to: both printed ones (B-15), or on the 1986 board
+    with ``entrances_per_island=1`` only the entrance of E-7."""
+    if ESCAPE_1986 not in rules.modules or rules.option("entrances_per_island") == "2":
+        return board.ACCESS
+    one = {board.parse(h) for h in ENTRANCES_1986.values()}
+    return {h: island for h, island in board.ACCESS.items() if h in one}
 
 
 def _copy(value: Any) -> Any:

@@ -23,6 +23,7 @@ PUBLIC_CTX = (
     "kind",
     "creature",
     "then",
+    "may_move",
 )
 
 
@@ -122,5 +123,7 @@ def _pending(s: State) -> dict[str, Any]:
             value = f"b{value + 1}"
         elif key == "creature" and value is not None:
             value = creature_name(s.c_kind, value)
+        elif key == "may_move":  # E-1: what the spinner's result allows
+            value = [creature_name(s.c_kind, c) for c in value]
         out[key] = value
     return out
