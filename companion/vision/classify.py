@@ -122,11 +122,14 @@ class Calibration:
     margins: dict[int, float] = field(default_factory=dict)
     """For a proposal: how clearly each position fell into its group (larger is surer)."""
     source: str = ""
+    markers: str = ""
+    """The fingerprint of the marker layout it was made with (`MarkerLayout.fingerprint`)."""
 
     def to_json(self) -> dict[str, Any]:
         return {
             "version": 1,
             "source": self.source,
+            "markers": self.markers,
             "confirmed": self.confirmed,
             "layout": {board.name(h): t for h, t in sorted(self.layout.items())},
             "margins": {board.name(h): round(m, 4) for h, m in sorted(self.margins.items())},
@@ -145,6 +148,7 @@ class Calibration:
             np.array(data.get("noise", [0.0, 0.0, 0.0]), np.float64),
             {board.parse(k): float(v) for k, v in data.get("margins", {}).items()},
             str(data.get("source", "")),
+            str(data.get("markers", "")),
         )
 
 

@@ -5,6 +5,7 @@ Pure standard library (no OpenCV), so the configuration can be checked anywhere.
 
 from __future__ import annotations
 
+import hashlib
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
@@ -47,6 +48,13 @@ class MarkerLayout:
     quiet_zone_cells: float = 1.5
     verified: bool = False
     source: str = ""
+
+    def fingerprint(self) -> str:
+        """A short name for this layout: a calibration remembers it, so that one made with
+        other markers (moved, resized, another scale) is noticed rather than trusted."""
+        placed = sorted((m.id, m.size, m.x, m.y) for m in self.markers)
+        text = repr((self.dictionary, self.scale_mm_per_unit, placed))
+        return hashlib.sha256(text.encode()).hexdigest()[:12]
 
     def by_id(self) -> dict[int, Marker]:
         return {m.id: m for m in self.markers}

@@ -31,6 +31,9 @@ class Observation:
     hexes: dict[int, HexVerdict]
     """Every sampled hex (the 133 sea/island hexes) → its verdict; empty when refused."""
     calibrated: bool
+    median: np.ndarray | None = None
+    """(hexes, 3) the median log colour of each hex's sample, in `geometry.HEXES` order (None
+    when refused): the tracker compares frames with it to tell a moving hand."""
 
     @property
     def ok(self) -> bool:
@@ -90,7 +93,7 @@ class Recogniser:
             return Observation(registration, {}, self.calibration is not None)
         samples = self.sampler.sample(frame, registration.homography)
         verdicts = classify(samples, self.normaliser, self.calibration)
-        return Observation(registration, verdicts, self.calibration is not None)
+        return Observation(registration, verdicts, self.calibration is not None, samples.median)
 
     def calibrate(
         self, frame: np.ndarray, layout: dict[int, str] | None = None, source: str = ""
@@ -102,5 +105,8 @@ class Recogniser:
             raise NotRegistered(registration.reason)
         samples = self.sampler.sample(frame, registration.homography)
         if layout is None:
-            return propose(samples, self.normaliser, source)
-        return fit_known(samples, self.normaliser, layout, True, source)
+            calibration = propose(samples, self.normaliser, source)
+        else:
+            calibration = fit_known(samples, self.normaliser, layout, True, source)
+        calibration.markers = self.markers.fingerprint()
+        return calibration

@@ -26,6 +26,10 @@ import numpy as np
 
 from ..engine import board
 from ..engine.data import TERRAIN_COUNT, TERRAINS
+from ..engine.fivesix import for_players
+from ..engine.rules import Rules
+from ..engine.sinking import candidates, current_terrain
+from ..engine.state import State
 from . import geometry
 from .aruco import marker_bits
 from .markers import Marker, MarkerLayout
@@ -416,11 +420,25 @@ def _draw_hand(
     rng: np.random.Generator, image: np.ndarray, camera: Camera, marker: Marker, quiet: float
 ) -> None:
     """A hand reaching in from the nearest edge of the frame and resting on the marker."""
-    h, w = image.shape[:2]
     square = _square(marker.x, marker.y, marker.size / 2 + quiet * 0.5)
     corners = _on(camera, square, 0.5)
     centre = corners.mean(axis=0)
     radius = float(np.linalg.norm(corners - centre, axis=1).max()) * rng.uniform(1.05, 1.25)
+    _hand(rng, image, centre, radius)
+
+
+def _draw_arm(rng: np.random.Generator, image: np.ndarray, camera: Camera, hx: int) -> None:
+    """A hand over hex `hx` (lifting its tile, moving a piece), its arm from the frame's edge."""
+    x, y = geometry.centre(hx)
+    x, y = x + rng.normal(0, 0.3), y + rng.normal(0, 0.3)
+    span = _on(camera, np.array([[x - 1.0, y], [x + 1.0, y]]), 2.0)
+    radius = float(np.linalg.norm(span[1] - span[0])) / 2 * rng.uniform(0.9, 1.3)
+    _hand(rng, image, _on(camera, np.array([[x, y]]), 2.0)[0], radius)
+
+
+def _hand(rng: np.random.Generator, image: np.ndarray, centre: np.ndarray, radius: float) -> None:
+    """A palm of `radius` pixels at `centre`, fingers ahead, the arm back to the nearest edge."""
+    h, w = image.shape[:2]
     skin = np.array([rng.uniform(90, 130), rng.uniform(130, 165), rng.uniform(180, 225)])
     edges = [(centre[0], 0.0), (centre[0], h - 1.0), (0.0, centre[1]), (w - 1.0, centre[1])]
     arm = min(edges, key=lambda e: math.hypot(e[0] - centre[0], e[1] - centre[1]))
@@ -461,10 +479,12 @@ DAMAGE = {
 }
 
 
-def _photometric(
-    rng: np.random.Generator, image: np.ndarray, damage: Damage, params: dict[str, Any]
-) -> np.ndarray:
-    h, w = image.shape[:2]
+def _light(
+    rng: np.random.Generator, size: tuple[int, int], damage: Damage, params: dict[str, Any]
+) -> tuple[np.ndarray, np.ndarray | None]:
+    """The room's light over a frame of `size`: a gain per pixel and channel (h, w, 3), and
+    the glare it adds (h, w, 1) or None. The same for every frame until people or lamps move."""
+    w, h = size
     lo, hi = damage.gain
     grid = rng.uniform(lo, hi, (3, 3)).astype(np.float32)
     gain = np.clip(cv2.resize(grid, (w, h), interpolation=cv2.INTER_CUBIC), lo, hi)
@@ -492,17 +512,33 @@ def _photometric(
         params["shadow_depth"] = round(float(depth), 3)
     else:
         light = gain[..., None] * cast
-    image *= light
+    glare = None
     if rng.uniform() < damage.glare:
         gx, gy = rng.uniform(0.2, 0.8) * w, rng.uniform(0.2, 0.8) * h
         sigma = rng.uniform(0.06, 0.15) * min(w, h)
         amp = rng.uniform(50, 130)
         bx = np.exp(-((np.arange(w, dtype=np.float32) - gx) ** 2) / (2 * sigma**2))
         by = np.exp(-((np.arange(h, dtype=np.float32) - gy) ** 2) / (2 * sigma**2))
-        image += (amp * np.outer(by, bx)).astype(np.float32)[..., None]
+        glare = (amp * np.outer(by, bx)).astype(np.float32)[..., None]
         params["glare"] = round(float(amp), 1)
+    return light, glare
+
+
+def _expose(
+    rng: np.random.Generator,
+    image: np.ndarray,
+    light: tuple[np.ndarray, np.ndarray | None],
+    damage: Damage,
+    params: dict[str, Any],
+) -> np.ndarray:
+    """The photo the sensor makes of the scene `image` (float32 BGR, unlit) under `light`:
+    blur, noise and JPEG drawn anew for each frame."""
+    gain, glare = light
+    lit = image * gain
+    if glare is not None:
+        lit += glare
     sigma = rng.uniform(*damage.blur)
-    blurred = np.asarray(cv2.GaussianBlur(image, (0, 0), sigma), np.float32)
+    blurred = np.asarray(cv2.GaussianBlur(lit, (0, 0), sigma), np.float32)
     noise_sigma = rng.uniform(*damage.noise)
     noise = np.empty_like(blurred)
     # OpenCV's generator: several times faster than numpy's for a whole frame; seeded from ours.
@@ -529,7 +565,19 @@ def board_colours(rng: np.random.Generator) -> dict[str, np.ndarray]:
     }
 
 
-def render(
+@dataclass
+class Scene:
+    """The board as it lies at one moment, seen by one camera, before the light and the sensor:
+    photos of it differ only in what `photo` draws anew (light, hand, noise)."""
+
+    image: np.ndarray
+    """float32 BGR, unlit."""
+    camera: Camera
+    mode: str
+    truth: Truth
+
+
+def scene(
     rng: np.random.Generator,
     positions: dict[int, str],
     pieces: list[Piece],
@@ -537,12 +585,14 @@ def render(
     mode: str = "normal",
     layout: MarkerLayout | None = None,
     colours: dict[str, np.ndarray] | None = None,
-) -> Shot:
-    """One photo of the board in `positions` with `pieces` on it, from a random pose and light."""
+    camera: Camera | None = None,
+) -> Scene:
+    """The board in `positions` with `pieces` on it, from `camera` (default: a random pose), a
+    hand resting on one marker as often as the mode says."""
     layout = layout or load_markers()
     damage = DAMAGE[mode]
     colours = colours or board_colours(rng)
-    camera = random_camera(rng, size, layout.extent())
+    camera = camera or random_camera(rng, size, layout.extent())
     # Pixels per hex unit at the board's centre: the scale of the printed texture.
     ppu = (
         float(np.linalg.norm(_on(camera, np.array([[0.5, 0.0]])) - _on(camera, np.zeros((1, 2)))))
@@ -566,9 +616,48 @@ def render(
         marker = layout.markers[int(rng.integers(len(layout.markers)))]
         _draw_hand(rng, image, camera, marker, layout.quiet_zone(marker))
         hidden = marker.id
-    out = _photometric(rng, image, damage, params)
     truth = Truth(dict(positions), camera.plane(0.0).tolist(), hidden, mode, params)
-    return Shot(out, truth)
+    return Scene(image, camera, mode, truth)
+
+
+def photo(
+    rng: np.random.Generator,
+    scene: Scene,
+    light: tuple[np.ndarray, np.ndarray | None],
+    arm_over: int | None = None,
+) -> Shot:
+    """One photo of `scene` under `light` (`lighting`), with new blur, noise and JPEG; with
+    `arm_over`, a hand over that hex (the truth's params say ``hand``)."""
+    params = dict(scene.truth.params)
+    image = scene.image
+    if arm_over is not None:
+        image = image.copy()
+        _draw_arm(rng, image, scene.camera, arm_over)
+        params["hand"] = board.name(arm_over)
+    out = _expose(rng, image, light, DAMAGE[scene.mode], params)
+    t = scene.truth
+    return Shot(out, Truth(dict(t.positions), t.homography, t.hidden_marker, t.mode, params))
+
+
+def lighting(
+    rng: np.random.Generator, size: tuple[int, int], mode: str, params: dict[str, Any]
+) -> tuple[np.ndarray, np.ndarray | None]:
+    """A new light over the table for photos of `size` (noted in `params`)."""
+    return _light(rng, size, DAMAGE[mode], params)
+
+
+def render(
+    rng: np.random.Generator,
+    positions: dict[int, str],
+    pieces: list[Piece],
+    size: tuple[int, int] = (1280, 960),
+    mode: str = "normal",
+    layout: MarkerLayout | None = None,
+    colours: dict[str, np.ndarray] | None = None,
+) -> Shot:
+    """One photo of the board in `positions` with `pieces` on it, from a random pose and light."""
+    view = scene(rng, positions, pieces, size, mode, layout, colours)
+    return photo(rng, view, lighting(rng, size, mode, view.truth.params))
 
 
 @dataclass
@@ -609,31 +698,48 @@ def sessions(
         yield Session(tiles, colours, setup, shots)
 
 
+def legal_sinks(positions: dict[int, str]) -> list[int]:
+    """The positions whose tile may sink next (B-20, B-21), as the engine decides it."""
+    state = State(for_players(Rules(("base",), {}), 2), 2, seed=0, mode="physical")
+    for h, terrain in positions.items():
+        state.terrain[h] = None if terrain == "sea" else terrain
+    return candidates(state) if current_terrain(state) else []
+
+
 def game(
     seed: int,
     mode: str = "normal",
     size: tuple[int, int] = (1280, 960),
     frames_per_turn: int = 1,
     layout: MarkerLayout | None = None,
+    hand_frames: int = 0,
 ) -> Iterator[tuple[int | None, dict[int, str], Shot]]:
-    """One game's frames turn by turn, for the turn tracker: (the hex whose tile sank this
-    turn, or None for the setup frames; the board now; a photo). Tiles sink one a turn in the
-    rules' order (B-20); each turn's photos differ in pose, light and pieces, as a camera
-    between moves sees them. Deterministic in `seed`."""
+    """One game's photos turn by turn, for the turn tracker: (the hex whose tile sank this
+    turn, or None for the setup photos; the board now; a photo).
+
+    The camera stays where it was put for the whole game. Each turn one tile sinks, chosen at
+    random among those the rules allow (`legal_sinks`); then `hand_frames` photos show a hand
+    over the board (lifting the tile), and `frames_per_turn` photos the board at rest. The
+    pieces and the light change from turn to turn (people move, and so do their shadows); the
+    photos of one turn differ only in the hand, blur, noise and JPEG. Deterministic in `seed`.
+    """
     layout = layout or load_markers()
     rng = np.random.default_rng([seed, 1_000_003])
     tiles = random_layout(rng)
     colours = board_colours(rng)
-    order: list[int] = []
-    for terrain in TERRAINS:
-        hexes = [h for h in geometry.LAND if tiles[h] == terrain]
-        order += [hexes[int(i)] for i in rng.permutation(len(hexes))]
+    camera = random_camera(rng, size, layout.extent())
     state = dict(tiles)
-    for _ in range(frames_per_turn):
-        shot = render(rng, state, random_pieces(rng, state), size, mode, layout, colours)
-        yield None, dict(state), shot
-    for h in order:
-        state[h] = "sea"
+    sunk: int | None = None
+    while True:
+        view = scene(rng, state, random_pieces(rng, state), size, mode, layout, colours, camera)
+        light = lighting(rng, size, mode, view.truth.params)
+        if sunk is not None:
+            for _ in range(hand_frames):
+                yield sunk, dict(state), photo(rng, view, light, sunk)
         for _ in range(frames_per_turn):
-            shot = render(rng, state, random_pieces(rng, state), size, mode, layout, colours)
-            yield h, dict(state), shot
+            yield sunk, dict(state), photo(rng, view, light)
+        legal = legal_sinks(state)
+        if not legal:
+            return
+        sunk = legal[int(rng.integers(len(legal)))]
+        state[sunk] = "sea"

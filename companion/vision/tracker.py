@@ -1,0 +1,266 @@
+"""The turn tracker: which tile left the board this turn, decided with the game's knowledge.
+
+A single frame is never trusted. The tracker waits for the board to be at rest: frames that
+register and whose hexes keep their colour from one frame to the next (a hand over the board
+changes several at once). Over those frames each land position's evidence is its log-odds of
+showing sea, weighed by how much of it the camera saw (a piece or a hand on a hex hides it,
+and hides nothing else). Then it compares with what the game believes:
+
+- land gone that may not sink now, two tiles plainly gone, or a tile back where the game has
+  sea → ``out_of_sync``, never a guess; proposals wait until the board matches the game again,
+  and then ``in_sync`` is said once;
+- after a hand was over the board (a tile leaves in a hand; without motion a change is noise),
+  one legal candidate clearly gone and no other looking like sea → ``sunk``;
+- two candidates looking like sea, weak evidence, or a candidate that showed its tile plainly
+  at the last rest and cannot be read now → ``question``, best first;
+- otherwise nothing: the board agrees with the game, and the tracker remembers which tiles it
+  saw plainly.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ..engine import board
+from . import geometry
+from .recognise import Observation, Recogniser
+
+CLIP = 8.0
+"""Largest log-odds one frame may give a hex: the classifier's probabilities are sharper than
+its errors are rare (neighbouring samples are not independent), so no frame settles alone."""
+
+SURE = 4.0
+"""Mean log-odds of sea beyond which a hex is clearly sea (−SURE: clearly land)."""
+
+PLAIN = 7.0
+"""Mean log-odds beyond which a hex is plainly sea (or land): what the board must show before
+the tracker says it disagrees with the game, or remembers a tile as seen."""
+
+LOW = 1.0
+"""Mean log-odds of sea below which a candidate is taken as still there."""
+
+SEEN = 0.3
+"""Least average share of a hex's samples that the camera must have read as the hex itself
+for the hex to count: below it a piece or a hand hides it."""
+
+MOVED = 0.5
+"""A hex whose median colour changes by more than this from one frame to the next (log units,
+about 65 %, after any change of the whole frame's exposure) has something moving over it, or
+lost its tile. Noise and blur alone moved a median by at most 0.31 in harsh synthetic light at
+1280×960 and 0.45 at 640×480; a tile taken away moves it by more."""
+
+MOTION = 1
+"""This many moved hexes between two frames: a hand over the board, or a tile taken away."""
+
+MAX_BLOCKED = len(geometry.PERMANENT_SEA) // 3
+"""More permanent sea hexes than this not looking like sea: an arm or a sleeve over the board."""
+
+_HEXES = geometry.HEXES
+_ROW = {h: k for k, h in enumerate(_HEXES)}
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What the tracker concluded from a run of frames at rest."""
+
+    kind: str
+    """``sunk``, ``question``, ``out_of_sync`` or ``in_sync``."""
+    tile: int | None = None
+    """sunk: the hex whose tile left; question: the best candidate."""
+    alternatives: tuple[int, ...] = ()
+    """question: the runners-up, best first."""
+    confidence: float = 0.0
+    disagree: tuple[int, ...] = ()
+    """out_of_sync: hexes where the board and the game differ."""
+    detail: str = ""
+    """One English sentence for logs."""
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind,
+            "tile": None if self.tile is None else board.name(self.tile),
+            "alternatives": [board.name(h) for h in self.alternatives],
+            "confidence": round(self.confidence, 4),
+            "disagree": [board.name(h) for h in self.disagree],
+            "detail": self.detail,
+        }
+
+
+@dataclass(frozen=True)
+class _Reading:
+    """One registered frame, reduced to what the tracker uses: per hex of `geometry.HEXES`."""
+
+    sea: np.ndarray
+    """Probability of sea."""
+    seen: np.ndarray
+    """Share of the hex's samples its verdict explains (low under a piece or a hand)."""
+    colour: np.ndarray
+    """(hexes, 3) median log colour."""
+
+    @classmethod
+    def of(cls, observation: Observation) -> _Reading:
+        verdicts = [observation.hexes[h] for h in _HEXES]
+        assert observation.median is not None
+        return cls(
+            np.array([v.probabilities["sea"] for v in verdicts]),
+            np.array([v.agreement for v in verdicts]),
+            observation.median,
+        )
+
+    def moved(self, other: _Reading) -> bool:
+        change = self.colour - other.colour
+        change -= np.median(change, axis=0)  # the camera's exposure, not motion
+        return int((np.abs(change).max(axis=1) > MOVED).sum()) >= MOTION
+
+
+def _sigmoid(x: float) -> float:
+    return 1.0 / (1.0 + math.exp(-x))
+
+
+class Tracker:
+    """Feed it the game's expectation (`expect`) and every camera frame (`observe`)."""
+
+    def __init__(self, recogniser: Recogniser, stable_frames: int = 3) -> None:
+        if stable_frames < 1:
+            raise ValueError("stable_frames must be 1 or more")
+        self.recogniser = recogniser
+        self.stable_frames = stable_frames
+        self.land: frozenset[int] = frozenset(geometry.LAND)
+        self.candidates: frozenset[int] = frozenset()
+        self.out_of_sync = False
+        self._last: _Reading | None = None
+        self._run = 0
+        self._evidence = np.zeros(len(_HEXES))
+        self._weight = np.zeros(len(_HEXES))
+        self._said: set[tuple[Any, ...]] = set()
+        self._land_seen: frozenset[int] = frozenset()
+        """Positions clearly showing their tile when the board last agreed with the game."""
+        self._moved = True
+        """Something moved over the board since then, not yet accounted for by a verdict (at
+        the start nothing is accounted for: a tile may have left before the camera looked)."""
+
+    def expect(self, land: Iterable[int], candidates: Iterable[int]) -> None:
+        """What the game believes now: the land hexes (engine hex ids) still holding a tile, and
+        the hexes whose tile may legally sink this turn (empty when no sinking is due). Called
+        whenever the game changes; it resets the stability count."""
+        land = frozenset(land)
+        candidates = frozenset(candidates)
+        strange = sorted((land | candidates) - set(geometry.LAND))
+        if strange:
+            raise ValueError(f"not land positions: {', '.join(map(board.name, strange))}")
+        if not candidates <= land:
+            raise ValueError("every candidate must be among the land hexes")
+        self.land, self.candidates = land, candidates
+        self._restart()
+        self._said.clear()
+
+    def _restart(self) -> None:
+        self._run = 0
+        self._evidence[:] = 0.0
+        self._weight[:] = 0.0
+
+    def observe(self, frame: np.ndarray) -> Verdict | None:
+        """One BGR frame. A Verdict once enough stable frames (no motion, registered) settle
+        something new; None otherwise (moving hand, unregistered frame, nothing changed, or the
+        same verdict already given since the last expect())."""
+        observation = self.recogniser.observe(frame)
+        if not observation.ok:
+            # No evidence either way: a hand moving meanwhile shows in the next frame that
+            # registers, compared with the last one that did.
+            return None
+        if len(observation.blocked_sea()) > MAX_BLOCKED:
+            self._last, self._moved = None, True
+            self._restart()
+            return None
+        reading = _Reading.of(observation)
+        if self._last is not None and reading.moved(self._last):
+            self._restart()
+            self._moved = True
+        self._last = reading
+        p = np.clip(reading.sea, 1e-12, 1 - 1e-12)
+        self._evidence += reading.seen * np.clip(np.log(p / (1 - p)), -CLIP, CLIP)
+        self._weight += reading.seen
+        self._run += 1
+        if self._run < self.stable_frames:
+            return None
+        verdict = self._decide()
+        if verdict is None:
+            return None
+        key = (verdict.kind, verdict.tile, verdict.disagree)
+        if key in self._said:
+            return None
+        self._said.add(key)
+        if verdict.kind in ("out_of_sync", "in_sync"):
+            # each change of sync may be told again, however often the board flips
+            self.out_of_sync = verdict.kind == "out_of_sync"
+            other = "in_sync" if self.out_of_sync else "out_of_sync"
+            self._said = {k for k in self._said if k[0] != other}
+        return verdict
+
+    def _decide(self) -> Verdict | None:
+        """The verdict the frames at rest support now (before any 'said already')."""
+        frames = self._run
+        seen = self._weight / frames
+        sea = np.where(seen >= SEEN, self._evidence / np.maximum(self._weight, 1e-9), 0.0)
+        score = {h: float(sea[_ROW[h]]) for h in geometry.LAND}  # hidden: no evidence
+        gone_elsewhere = [h for h in self.land - self.candidates if score[h] > PLAIN]
+        back = [h for h in set(geometry.LAND) - self.land if score[h] < -PLAIN]
+        ranked = sorted(self.candidates, key=lambda h: (-score[h], h))
+        clear_gone = [h for h in ranked if score[h] > PLAIN]
+        if gone_elsewhere or back or len(clear_gone) > 1:
+            disagree = tuple(sorted(gone_elsewhere + back + clear_gone))
+            what = ", ".join(board.name(h) for h in disagree)
+            return Verdict(
+                "out_of_sync",
+                confidence=_sigmoid(max(abs(score[h]) for h in disagree) - SURE),
+                disagree=disagree,
+                detail=f"The board differs from the game at {what} ({frames} frames at rest).",
+            )
+        if self.out_of_sync:
+            return Verdict("in_sync", confidence=1.0, detail="The board matches the game again.")
+        # Tiles seen plainly (twice the least share seen): the memory of the board at rest.
+        # The margin keeps a tile half under people from flickering in and out of it.
+        land_seen = frozenset(
+            h for h in geometry.LAND if score[h] < -PLAIN and seen[_ROW[h]] >= 2 * SEEN
+        )
+        if not self._moved:
+            suspects = []  # a tile leaves the board in a hand: without motion, noise
+        elif ranked and score[ranked[0]] > LOW:
+            suspects = [h for h in ranked if score[h] > LOW]
+        else:
+            # No candidate looks like sea: a candidate seen plainly at the last rest that
+            # cannot be read as its tile now (glare on the sea where it lay, people on it), or
+            # the only candidate not shown plainly, may be the tile that left.
+            suspects = [h for h in ranked if h in self._land_seen and score[h] > -LOW]
+            unread = [h for h in ranked if score[h] > -SURE]
+            if not suspects and len(unread) == 1 < len(ranked):
+                suspects = unread
+        if not suspects:
+            self._land_seen, self._moved = land_seen, False
+            return None
+        self._moved = False  # this motion is accounted for, whatever people answer
+        best = suspects[0]
+        others = suspects[1:]
+        runner = score[ranked[1]] if len(ranked) > 1 else -CLIP
+        if score[best] > SURE and not others:
+            self._land_seen = land_seen
+            return Verdict(
+                "sunk",
+                best,
+                confidence=_sigmoid(score[best]) * (1 - _sigmoid(runner)),
+                detail=f"The tile at {board.name(best)} has left the board "
+                f"({frames} frames at rest; next best {runner:+.1f} log-odds).",
+            )
+        return Verdict(
+            "question",
+            best,
+            tuple(others) or tuple(h for h in ranked[:2] if h != best),
+            confidence=_sigmoid(score[best] - max(runner, 0.0)),
+            detail=f"The tile at {board.name(best)} may have left the board "
+            f"({score[best]:+.1f} log-odds of sea; next best {runner:+.1f}).",
+        )

@@ -1,0 +1,198 @@
+"""The turn tracker on real OpenCV over synthetic photos: stable frames before a verdict, a moving
+hand holding it back, out of sync and back, questions; and the doctor's calibration check."""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("cv2")
+
+import cv2
+import numpy as np
+
+from companion import config, doctor
+from companion.engine import board
+from companion.vision import geometry, synth
+from companion.vision.calibrate import dumps
+from companion.vision.markers import load as load_markers
+from companion.vision.recognise import Recogniser
+from companion.vision.tracker import Tracker, Verdict
+
+SIZE = (640, 480)
+SEED = 5
+
+
+@cache
+def table() -> tuple[dict[int, str], dict[str, np.ndarray], synth.Camera]:
+    """One board printing, layout and camera mount for the whole module."""
+    rng = np.random.default_rng(SEED)
+    tiles = synth.random_layout(rng)
+    colours = synth.board_colours(rng)
+    return tiles, colours, synth.random_camera(rng, SIZE, load_markers().extent())
+
+
+def photos(positions: dict[int, str], n: int, seed: int = 0, arms: int = 0) -> list[np.ndarray]:
+    """`n` photos of the board in `positions` at rest, after `arms` photos of a hand moving over
+    it (each over another land position); pieces, light and noise fixed by `seed`."""
+    _, colours, camera = table()
+    rng = np.random.default_rng([SEED, seed])
+    view = synth.scene(
+        rng, positions, synth.random_pieces(rng, positions), SIZE, "normal", None, colours, camera
+    )
+    light = synth.lighting(rng, SIZE, "normal", {})
+    over = [board.LAND[(7 * k + seed) % 40] for k in range(arms)]
+    return [synth.photo(rng, view, light, h).image for h in over] + [
+        synth.photo(rng, view, light).image for _ in range(n)
+    ]
+
+
+def land(positions: dict[int, str]) -> list[int]:
+    return [h for h, t in positions.items() if t != "sea"]
+
+
+@cache
+def recogniser() -> Recogniser:
+    tiles, _, _ = table()
+    r = Recogniser()
+    r.calibration = r.calibrate(photos(tiles, 1, seed=99)[0], tiles)
+    return r
+
+
+def tracker_at_rest(positions: dict[int, str]) -> Tracker:
+    """A tracker that has seen the board in `positions` settle, the game believing it."""
+    tracker = Tracker(recogniser(), stable_frames=3)
+    tracker.expect(land(positions), synth.legal_sinks(positions))
+    assert [tracker.observe(f) for f in photos(positions, 4, seed=1)] == [None] * 4
+    return tracker
+
+
+def after_sinking(positions: dict[int, str], *hexes: int) -> dict[int, str]:
+    return {h: ("sea" if h in hexes else t) for h, t in positions.items()}
+
+
+def test_B_20_a_sunk_candidate_is_proposed_after_the_stable_frames_and_not_before() -> None:
+    """B-20, B-21: the tile that left is named once three frames at rest agree, and only once."""
+    tiles, _, _ = table()
+    tracker = tracker_at_rest(tiles)
+    gone = synth.legal_sinks(tiles)[0]
+    seen = [tracker.observe(f) for f in photos(after_sinking(tiles, gone), 4, seed=2, arms=2)]
+    assert seen[:4] == [None] * 4  # two frames with a hand, then two at rest
+    verdict = seen[4]
+    assert verdict is not None and verdict.kind == "sunk" and verdict.tile == gone
+    assert verdict.confidence > 0.9
+    assert seen[5] is None  # said already
+    assert verdict.to_json()["tile"] == board.name(gone)
+
+
+def test_B_20_a_moving_hand_holds_the_verdict_back() -> None:
+    """B-20: frames with a hand over the board break the run of frames at rest."""
+    tiles, _, _ = table()
+    tracker = tracker_at_rest(tiles)
+    gone = synth.legal_sinks(tiles)[0]
+    now = after_sinking(tiles, gone)
+    hand = photos(now, 0, seed=3, arms=3)
+    rest = photos(now, 5, seed=3)
+    frames = [rest[0], rest[1], hand[0], rest[2], rest[3], hand[1], hand[2], rest[4]]
+    assert [tracker.observe(f) for f in frames] == [None] * len(frames)
+    verdicts = [tracker.observe(f) for f in rest[:2]]
+    assert verdicts[0] is None
+    assert verdicts[1] is not None and (verdicts[1].kind, verdicts[1].tile) == ("sunk", gone)
+
+
+def test_B_20_a_tile_gone_that_may_not_sink_is_out_of_sync_until_the_game_catches_up() -> None:
+    """B-20: a forest tile gone while beaches remain is never proposed; the board is out of
+    sync, and in sync again once the game has that tile gone too."""
+    tiles, _, _ = table()
+    tracker = tracker_at_rest(tiles)
+    forest = next(h for h in board.LAND if tiles[h] == "forest")
+    now = after_sinking(tiles, forest)
+    frames = photos(now, 4, seed=4)
+    seen = [tracker.observe(f) for f in frames]
+    assert seen[:2] == [None, None] and seen[3] is None
+    verdict = seen[2]
+    assert verdict is not None and verdict.kind == "out_of_sync"
+    assert verdict.disagree == (forest,) and verdict.tile is None
+    assert tracker.out_of_sync
+    tracker.expect(land(now), synth.legal_sinks(now))  # people told the game
+    seen = [tracker.observe(f) for f in frames]
+    assert seen[2] == Verdict("in_sync", confidence=1.0, detail=seen[2].detail if seen[2] else "")
+    assert seen[3] is None and not tracker.out_of_sync
+
+
+def test_B_20_two_candidates_gone_at_once_are_out_of_sync_not_a_guess() -> None:
+    """B-20: one tile sinks a turn; two beaches gone is not something to propose."""
+    tiles, _, _ = table()
+    tracker = tracker_at_rest(tiles)
+    a, b = synth.legal_sinks(tiles)[:2]
+    seen = [tracker.observe(f) for f in photos(after_sinking(tiles, a, b), 3, seed=6)]
+    assert seen[2] is not None and seen[2].kind == "out_of_sync"
+    assert seen[2].disagree == tuple(sorted((a, b)))
+
+
+def test_B_20_two_candidates_that_cannot_be_read_after_a_hand_make_a_question() -> None:
+    """B-20: when the evidence cannot tell two candidates apart (both were plainly there, a hand
+    went over the board, and now something lies over both), the phone is asked, the best
+    candidate first and the other as the alternative; a confident verdict would be a guess."""
+    tiles, _, _ = table()
+    tracker = tracker_at_rest(tiles)
+    a, b = sorted(tracker._land_seen & set(synth.legal_sinks(tiles)))[:2]  # seen plainly
+    hand = photos(tiles, 0, seed=7, arms=2)
+    rest = photos(tiles, 3, seed=1)
+    registration = recogniser().register(rest[0])
+    for f in rest:  # a purple sleeve over both: neither tile nor sea can be seen there
+        for h in (a, b):
+            corners = registration.to_image(geometry.outline(*geometry.centre(h), 1.1))
+            cv2.fillConvexPoly(f, np.round(corners).astype(np.int32), (130, 40, 90))
+    seen = [tracker.observe(f) for f in hand + rest]
+    assert seen[:4] == [None] * 4
+    verdict = seen[4]
+    assert verdict is not None and verdict.kind == "question"
+    assert (verdict.tile, verdict.alternatives) == (a, (b,))
+
+
+def test_expect_refuses_candidates_that_are_not_land_and_says_which() -> None:
+    """B-21: a candidate is a land tile still there; anything else is a caller's mistake."""
+    tracker = Tracker(recogniser())
+    with pytest.raises(ValueError, match="candidate"):
+        tracker.expect([board.LAND[0]], [board.LAND[1]])
+    with pytest.raises(ValueError, match=board.name(board.LAGOON)):
+        tracker.expect([board.LAGOON], [])
+
+
+# -- the doctor's calibration check --------------------------------------------------------
+
+
+def _config(path: Path) -> config.Config:
+    return config.parse({"camera": {"source": "usb:0", "calibration": str(path)}})
+
+
+def test_doctor_passes_a_calibration_made_with_these_markers(tmp_path: Path) -> None:
+    """No rule: a calibration from `Recogniser.calibrate` with today's markers is fine."""
+    path = tmp_path / "calibration.json"
+    path.write_text(dumps(recogniser().calibration), encoding="utf-8")  # type: ignore[arg-type]
+    check = doctor.calibration(_config(path))
+    assert (check.status, check.name) == ("ok", "calib")
+    assert str(path) in check.text
+
+
+def test_doctor_fails_a_missing_corrupt_or_foreign_calibration_and_says_what_to_do(
+    tmp_path: Path,
+) -> None:
+    """No rule: each broken case names the file and says how to make a good one."""
+    path = tmp_path / "calibration.json"
+    missing = doctor.calibration(_config(path))
+    assert missing.status == "fail" and "companion vision calibrate" in missing.advice
+    path.write_text('{"version": 1, "model"', encoding="utf-8")
+    corrupt = doctor.calibration(_config(path))
+    assert corrupt.status == "fail" and "not a calibration file" in corrupt.text
+    assert "companion vision calibrate" in corrupt.advice
+    calibration = recogniser().calibration
+    assert calibration is not None
+    data = dumps(calibration).replace(calibration.markers, "0123456789ab")
+    path.write_text(data, encoding="utf-8")
+    foreign = doctor.calibration(_config(path))
+    assert foreign.status == "fail" and "markers" in foreign.text
+    assert path.read_text(encoding="utf-8") == data  # the doctor only looks
