@@ -21,6 +21,7 @@ from typing import Any, TextIO
 import waitress
 
 from . import notify, security, urls
+from .camera import Camera
 from .commands import Command
 from .config import Config
 from .panel import Panel, PanelError, open_panel, sim
@@ -99,6 +100,7 @@ class Daemon:
         self.watchdog: notify.Watchdog | None = None
         self.security: security.Security | None = None
         self.panel: Panel | None = None
+        self.camera: Camera | None = None
         self.panel_trouble = ""
         """Why the configured panel did not start (the companion runs without it)."""
         self.keyboard = sim.terminal() if config["panel.kind"] == "sim" else None
@@ -132,6 +134,7 @@ class Daemon:
         if self.demo_seed is not None:
             self._demo_game(self.demo_seed)
         self._start_panel()
+        self._start_camera()
         app = web_app(self.table, with_security(self.config, self.security))
         if isinstance(self.panel, sim.SimPanel):
             from .web import panel as on_screen
@@ -191,6 +194,18 @@ class Daemon:
             log.error("%s", self.panel_trouble)
             self.table.set_status("panel", f"{kind}: error: {e}")
 
+    def _start_camera(self) -> None:
+        """The configured camera; without OpenCV (or picamera2) its status says what to
+        install, and the table plays on without it."""
+        assert self.table is not None
+        source = self.config["camera.source"]
+        if source == "none":
+            return
+        from .vision.cli import calibration_path
+
+        self.camera = Camera(self.table, source, calibration_path(self.config))
+        self.camera.start()
+
     def _demo_game(self, seed: int) -> None:
         assert self.table is not None
         reply = self.table.call(
@@ -217,6 +232,8 @@ class Daemon:
             lines.append(f"  panel:     {self.panel.describe()}")
         else:
             lines.append(f"  panel:     {self.panel_trouble or 'none ([panel] kind = none)'}")
+        camera = self.camera.describe() if self.camera else "none ([camera] source = none)"
+        lines.append(f"  camera:    {camera}")
         if isinstance(self.panel, sim.SimPanel):
             lines.append(f"  panel page: {self.urls[0]}panel")
         lines += list(self.notes)
@@ -259,6 +276,9 @@ class Daemon:
         if self.panel is not None:
             self.panel.stop()
             self.panel = None
+        if self.camera is not None:
+            self.camera.stop()
+            self.camera = None
         if self.table is not None:
             self.table.stop()
         if self.store is not None:

@@ -225,6 +225,51 @@ def camera(config: Config) -> Check:
     return Check("camera", "ok", f"source {source}; {found}")
 
 
+def calibration(config: Config) -> Check:
+    """The camera's calibration (`companion vision calibrate`): there, readable, and made with
+    the markers now in use."""
+    from .vision.cli import calibration_path
+
+    configured = config["camera.calibration"]
+    if config["camera.source"] == "none" and not configured:
+        return Check("calib", "ok", "not needed ([camera] source = none)")
+    path = calibration_path(config)
+    make = "make it with `companion vision calibrate` from a photo of the laid-out board"
+    if not path.is_file():
+        return Check(
+            "calib", "fail" if configured else "warn",
+            f"no calibration at {path}: the camera can tell land from sea, not the terrain",
+            make,
+        )  # fmt: skip
+    if not _importable("cv2"):
+        return Check("calib", "warn", f"{path}: not checked, OpenCV is not importable")
+    from .vision.calibrate import CalibrationError, load
+    from .vision.markers import MarkersError
+    from .vision.markers import default_path as default_markers
+    from .vision.markers import load as load_markers
+
+    try:
+        made = load(path)
+    except CalibrationError as e:
+        return Check("calib", "fail", str(e), f"{make}; it replaces the file")
+    try:
+        markers = load_markers()
+    except MarkersError as e:
+        return Check("calib", "fail", str(e), f"fix {default_markers()}")
+    if made.markers != markers.fingerprint():
+        return Check(
+            "calib", "fail",
+            f"{path} was not made with the markers of {default_markers()}",
+            f"lay the markers as that file says, then {make}",
+        )  # fmt: skip
+    if not made.confirmed:
+        return Check(
+            "calib", "warn", f"{path}: the terrain of each position is the camera's guess",
+            "check it (companion vision calibrate shows it) and calibrate again with --layout",
+        )  # fmt: skip
+    return Check("calib", "ok", f"{path}, made from {made.source or 'a setup photo'}")
+
+
 # -- store --------------------------------------------------------------------------------
 
 
@@ -340,6 +385,7 @@ CHECKS: tuple[Callable[[Config], Check], ...] = (
     gpio,
     serial_ports,
     camera,
+    calibration,
 )
 
 

@@ -12,10 +12,9 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
-from . import engine
 from .engine import REFEREE
+from .kinds import KINDS, AnyGame, game_of
 from .store import GameRecord, Row
-from .table import new_game
 
 SEAT_LETTERS = "ABCDEF"
 """Seat 1 is A, as in the engine's person names (A3: seat 1's third person)."""
@@ -120,10 +119,11 @@ def replay_lines(record: GameRecord, rows: list[Row]) -> Iterator[str]:
     yield f"Started {when(record.started_at)}{ended}"
     yield ""
     yield "Setting up"
-    game = new_game(record)
+    game = game_of(record)
+    notation = KINDS[record.kind].notation
     turns = 0
     for row in rows:
-        text = engine.notation(tuple(row.action))
+        text = notation(row.action)
         if row.status != "ok":
             yield f"  {row.seq:>4}  ({row.status}: {text}{f'; {row.note}' if row.note else ''})"
             continue
@@ -143,6 +143,9 @@ def replay_lines(record: GameRecord, rows: list[Row]) -> Iterator[str]:
         yield ""
         yield "Result"
         for r in result["ranking"]:
+            if record.kind == "flotilla":
+                yield f"  {r['place']}. {seat_name(record, r['seat'])}: {r['total']} VP"
+                continue
             yield (
                 f"  {r['place']}. {seat_name(record, r['seat'])}: {r['points']} points, "
                 f"{r['saved']} saved"
@@ -151,8 +154,8 @@ def replay_lines(record: GameRecord, rows: list[Row]) -> Iterator[str]:
             yield f"  {reason['text']}"
 
 
-def replay_game(record: GameRecord, rows: list[Row]) -> engine.Game:
-    game = new_game(record)
+def replay_game(record: GameRecord, rows: list[Row]) -> AnyGame:
+    game = game_of(record)
     for row in rows:
         if row.status == "ok":
             game.apply(row.action)
@@ -180,7 +183,7 @@ def export(record: GameRecord, rows: list[Row]) -> dict[str, Any]:
                 "seq": r.seq,
                 "ord": r.ord,
                 "action": r.action,
-                "notation": engine.notation(tuple(r.action)),
+                "notation": KINDS[record.kind].notation(r.action),
                 "source": r.source,
                 "seat": r.seat,
                 "at": r.at,
@@ -189,5 +192,5 @@ def export(record: GameRecord, rows: list[Row]) -> dict[str, Any]:
             }
             for r in rows
         ],
-        "final": replay_game(record, rows).referee_view(),
+        "final": replay_game(record, rows).view(REFEREE),
     }

@@ -14,31 +14,36 @@ import logging
 import queue
 import threading
 import time
-from collections.abc import Callable
+from collections import Counter
+from collections.abc import Callable, Sequence
 from concurrent.futures import Future
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from . import engine
-from .commands import REFEREE, SPECTATOR, Command, Event, Reply
-from .engine import Game, IllegalAction, MalformedAction, Rules, RulesError, sinking
+from .commands import REFEREE, Command, Event, Reply
+from .engine import Game, Rules, RulesError
+from .engine.data import TERRAIN_COUNT, TERRAINS
+from .flotilla import FlotillaError, RuleBroken
+from .flotilla.game import FlotillaGame
+from .kinds import (
+    ILLEGAL,
+    KINDS,
+    MALFORMED,
+    AnyEvent,
+    AnyGame,
+    View,
+    engine_view,
+    flotilla_setup,
+    game_of,
+)
+from .proposals import CameraWatch, Proposal
 from .store import GameRecord, Row, Store, StoreError
 
 log = logging.getLogger(__name__)
 
-View = int | str
-"""A seat (0-based), SPECTATOR or REFEREE."""
-
-FACTS = frozenset({"terrain", "back", "roll", "dive"})
-"""Verbs that record a fact of the table: never undone, but correctable."""
-
-KINDS = ("survive",)
 MODES = ("digital", "physical")
 LAYOUTS = ("random", "table")
-
-
-def engine_view(view: View) -> engine.events.View:
-    return None if view == SPECTATOR else view
 
 
 class Refused(Exception):
@@ -64,7 +69,7 @@ class Session:
     """A game held in memory: its record, the engine's game and the actions in force."""
 
     record: GameRecord
-    game: Game
+    game: AnyGame
     log: list[Row] = field(default_factory=list)
     turn_start: int = 0
     """Index in `log` of the first action of the current turn (undo stops there)."""
@@ -73,52 +78,16 @@ class Session:
 
     @classmethod
     def load(cls, record: GameRecord, rows: list[Row]) -> Session:
-        session = cls(record, new_game(record))
+        session = cls(record, game_of(record))
         for row in rows:
             session.push(row, session.game.apply(row.action))
         return session
 
-    def push(self, row: Row, events: list[engine.Event]) -> None:
+    def push(self, row: Row, events: Sequence[AnyEvent]) -> None:
         self.log.append(row)
         self.events += len(events)
         if any(e.kind == "turn" for e in events):
             self.turn_start = len(self.log)
-
-
-def choices(game: Game, view: View) -> dict[str, Any]:
-    """What `view` may do now, in JSON form: its legal actions when the decision is its own, and
-    the possible outcomes of a table decision for the seat whose turn it is (who tells it)."""
-    out: dict[str, Any] = {}
-    if game.over:
-        return out
-    if game.actor is not None and view in (game.actor, REFEREE):
-        out["legal"] = [list(a) for a in game.legal_actions()]
-    if game.is_chance() and view == REFEREE:
-        out["outcomes"] = [list(a) for a in game.legal_actions()]
-    elif game.is_chance() and view == game.state.turn:
-        if game.phase == "back":  # only what this seat may know of the tiles left (spec §9)
-            seen = sinking.possible_backs_seen_by(game.state, view)
-            out["outcomes"] = [["back", k] for k in seen]
-        else:
-            out["outcomes"] = [list(a) for a in game.legal_actions()]
-    return out
-
-
-def shown(game: Game, action: list[Any], view: View) -> str:
-    """A stored action as `view` may read it: a placed value and a red back kept in hand are
-    the referee's to see (spec §9); everyone else reads them as unknown."""
-    a = tuple(action)
-    if view != REFEREE:
-        if a[0] == "place":
-            a = ("place", a[1], None)
-        elif a[0] == "back" and a[1] in sinking.kept_backs(game.state):
-            a = ("back", "red")
-    return engine.notation(a)
-
-
-def new_game(record: GameRecord) -> Game:
-    rules = Rules.from_json(record.rules)
-    return Game.new(rules, len(record.players), record.seed, record.mode)
 
 
 class Table:
@@ -133,6 +102,8 @@ class Table:
         self._told: dict[int, int] = {}
         """Events told of games dropped from memory, so that a reload numbers on from there."""
         self.status: dict[str, Any] = {"panel": "none", "camera": "none"}
+        self.watches: dict[int, CameraWatch] = {}
+        """The camera's word on each game (a pending proposal, a disagreement)."""
         self.heartbeat = time.monotonic()
         """When the Table's thread last came round its loop; a watchdog reads it."""
         self._queue: queue.Queue[tuple[Callable[[], Any], Future[Any]] | None] = queue.Queue()
@@ -240,6 +211,40 @@ class Table:
 
         self._on_thread(job)
 
+    def expected_board(self) -> dict[str, Any] | None:
+        """What the camera should see of the current game: ``game``, ``at`` (the last action in
+        force), ``phase``, ``tiles`` (each hex still holding a tile → its terrain) and
+        ``candidates`` (the tiles that may sink now; empty when no sinking is due). None
+        without a game in play."""
+
+        def job() -> dict[str, Any] | None:
+            try:
+                session = self._session(None)
+            except Refused:
+                return None
+            game = session.game
+            if not isinstance(game, Game) or game.over:  # the camera watches Survive's island
+                return None
+            terrain = game.state.terrain
+            legal = game.legal_actions() if game.phase == "sink" else []
+            sinkable = [a[1] for a in legal if a[0] == "sink"]
+            return {
+                "game": session.record.id,
+                "at": _last(session),
+                "phase": game.phase,
+                "tiles": {h: terrain[h] for h in engine.board.LAND if terrain[h] is not None},
+                "candidates": sinkable,
+            }
+
+        result: dict[str, Any] | None = self.read(job)
+        return result
+
+    def camera_sync(self, game: int, disagree: tuple[int, ...]) -> Future[None]:
+        """The camera compares the board with the game: `disagree` names the hexes where they
+        differ (empty: they agree again). Every phone is told; it is no command, as it changes
+        nothing of the game."""
+        return self._on_thread(lambda: self._sync(self._session(game), disagree))
+
     # -- inside the thread ----------------------------------------------------------------
 
     def _session(self, game: int | None) -> Session:
@@ -272,8 +277,9 @@ class Table:
             "actions": len(session.log),
             "can_undo": self._undoable(session) is not None,
             "status": dict(self.status),
+            "camera": self._camera_json(session),
             "state": session.game.view(engine_view(view)),
-            **choices(session.game, view),
+            **KINDS[record.kind].choices(session.game, view),
         }
 
     def _handle(self, command: Command) -> Reply:
@@ -286,6 +292,8 @@ class Table:
                 if seq is not None:  # a retry of a command already carried out
                     return Reply(command.request_id, True, session.record.id, seq,
                                  message=f"already done as action {seq}")  # fmt: skip
+            if command.source == "camera":  # it proposes; only a player's tap acts
+                return self._propose(session, command)
             if command.intent is None:
                 assert command.action is not None
                 return self._act(session, command, command.action)
@@ -301,12 +309,12 @@ class Table:
             raise Refused(f"it is seat {actor + 1}'s decision, not seat {command.seat + 1}'s")
         try:
             events = game.apply(action)
-        except IllegalAction as e:
+        except ILLEGAL as e:
             raise Refused(e.message, e.rule) from None
-        except MalformedAction as e:
+        except MALFORMED as e:
             raise Refused(str(e)) from None
         seq = self._store(
-            session, list(engine.actions.check(action)), command.source, command.seat,
+            session, KINDS[session.record.kind].check(action), command.source, command.seat,
             command.request_id,
         )  # fmt: skip
         mine = self._publish(session, events, command.seat)
@@ -344,7 +352,7 @@ class Table:
         return seq
 
     def _publish(
-        self, session: Session, events: list[engine.Event], sender: int | None
+        self, session: Session, events: Sequence[AnyEvent], sender: int | None
     ) -> list[dict[str, Any]]:
         """Tell every subscriber its projection; return the sender's."""
         game_id = session.record.id
@@ -417,16 +425,23 @@ class Table:
         mode = args.get("mode", "digital")
         layout = args.get("layout", "random")
         seed = args.get("seed", int(self.clock() * 1000) % 2**31)
-        if mode not in MODES:
+        if kind == "survive" and mode not in MODES:
             raise Refused(f"mode must be one of {', '.join(MODES)}, not {mode!r}")
-        if layout not in LAYOUTS:
+        if kind == "survive" and layout not in LAYOUTS:
             raise Refused(f"layout must be one of {', '.join(LAYOUTS)}, not {layout!r}")
         if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**63:
             raise Refused(f"seed must be a whole number ≥ 0, not {seed!r}")
+        settings: dict[str, Any] = {"layout": layout}
         try:
-            rules = Rules(tuple(args.get("modules", ("base",))), dict(args.get("options", {})))
-            Game.new(rules, len(players), seed, mode)
-        except (RulesError, TypeError, ValueError) as e:
+            if kind == "flotilla":
+                rules_json, mode, settings = flotilla_setup(args, len(players), seed)
+            else:
+                rules = Rules(tuple(args.get("modules", ("base",))), dict(args.get("options", {})))
+                Game.new(rules, len(players), seed, mode)
+                rules_json = rules.to_json()
+        except RuleBroken as e:
+            raise Refused(e.message, e.rule) from None
+        except (RulesError, FlotillaError, TypeError, ValueError) as e:
             raise Refused(str(e), getattr(e, "rule", None)) from None
         seats = [
             {"seat": i, "name": str(p.get("name") or f"Player {i + 1}"), "colour": p.get("colour")}
@@ -434,11 +449,11 @@ class Table:
         ]
         game_id = self.store.create_game(
             kind,
-            rules.to_json(),
+            rules_json,
             seats,
             seed,
             mode,
-            {"layout": layout},
+            settings,
             self.clock(),
             command.request_id or None,
         )
@@ -454,14 +469,34 @@ class Table:
         return Reply(command.request_id, True, game_id, message=message)
 
     def _roll(self, session: Session, command: Command) -> Reply:
+        if session.record.kind == "flotilla":
+            return self._flotilla_roll(session, command)
         if session.game.phase != "roll":
             raise Refused("the creature die is rolled in step 4, after a tile is removed", "B-10")
         return self._act(session, command, session.game.draw())
 
     def _draw(self, session: Session, command: Command) -> Reply:
+        if session.record.kind == "flotilla":
+            return self._flotilla_roll(session, command)
         if not session.game.is_chance():
             raise Refused("nothing is waiting for the table to decide")
         return self._act(session, command, session.game.draw())
+
+    def _flotilla_roll(self, session: Session, command: Command) -> Reply:
+        """ROLL in a Flotilla game: a digital roll when the table chose one at setup; else the
+        roller's phone is asked for the faces of the real dice (the companion never guesses)."""
+        game = session.game
+        assert isinstance(game, FlotillaGame)
+        if not game.is_chance():
+            raise Refused("no dice are awaited: start a dive (F-1) or a research (F-2) first")
+        if session.record.settings.get("roll") == "digital":
+            return self._act(session, command, game.draw())
+        seat = game.state.turn
+        roll = game.phase if game.state.step is None else game.state.step["kind"]
+        self._broadcast(session, "enter_faces", lambda view: {"seat": seat, "roll": roll})
+        return Reply(command.request_id, True, session.record.id,
+                     message=f"seat {seat + 1}'s phone asks for the faces of the {roll} roll: "
+                     "enter what the dice show")  # fmt: skip
 
     def _next(self, session: Session, command: Command) -> Reply:
         if ("done",) not in session.game.legal_actions():
@@ -473,7 +508,8 @@ class Table:
         if len(session.log) <= session.turn_start:
             return None
         row = session.log[-1]
-        if row.action[0] in FACTS or row.source == "table" or session.game.over:
+        facts = KINDS[session.record.kind].facts
+        if row.action[0] in facts or row.source == "table" or session.game.over:
             return None
         if row.seat is not None and row.seat != session.game.state.turn:
             return None
@@ -491,11 +527,12 @@ class Table:
         self.store.mark(session.record.id, [row.seq], "undone", f"undone by {command.source}")
         self._reload(session.record.id)
         session = self.sessions[session.record.id]
-        notation = engine.notation(tuple(row.action))
+        kind = KINDS[session.record.kind]
+        notation = kind.notation(row.action)
         self._broadcast(
             session,
             "undone",
-            lambda view: {"action": shown(session.game, row.action, view),
+            lambda view: {"action": kind.shown(session.game, row.action, view),
                           **self._snapshot(session, view)},
         )  # fmt: skip
         return Reply(
@@ -508,29 +545,30 @@ class Table:
         if index is None:
             raise Refused(f"there is no action {seq} in force in this game")
         old = session.log[index]
-        if old.action[0] not in FACTS:
+        kind = KINDS[session.record.kind]
+        if old.action[0] not in kind.facts:
             raise Refused(
-                f"action {seq} ({engine.notation(tuple(old.action))}) is a player's move, not a "
+                f"action {seq} ({kind.notation(old.action)}) is a player's move, not a "
                 "fact of the table: undo it instead"
             )
         try:
-            new = list(engine.actions.check(action))
-        except MalformedAction as e:
+            new = kind.check(action)
+        except MALFORMED as e:
             raise Refused(str(e)) from None
         if new[0] != old.action[0]:
             raise Refused(f"a {old.action[0]} can only be corrected by another {old.action[0]}")
-        game = new_game(session.record)
+        game = game_of(session.record)
         for row in session.log[:index]:
             game.apply(row.action)
         try:
             game.apply(new)
-        except IllegalAction as e:
+        except ILLEGAL as e:
             raise Refused(f"the correction is not possible there: {e.message}", e.rule) from None
         dropped: list[Row] = []
         for row in session.log[index + 1 :]:
             try:
                 game.apply(row.action)
-            except IllegalAction:
+            except ILLEGAL:
                 dropped.append(row)
         by = (
             command.source
@@ -554,10 +592,12 @@ class Table:
             game = session.game
             return {
                 "seq": old.seq,
-                "was": shown(game, old.action, view),
-                "now": shown(game, new, view),
+                "was": kind.shown(game, old.action, view),
+                "now": kind.shown(game, new, view),
                 "by": by,
-                "dropped": [{"seq": r.seq, "action": shown(game, r.action, view)} for r in dropped],
+                "dropped": [
+                    {"seq": r.seq, "action": kind.shown(game, r.action, view)} for r in dropped
+                ],
             }
 
         self._broadcast(
@@ -566,7 +606,7 @@ class Table:
         self._follow(session)
         return Reply(
             command.request_id, True, session.record.id, new_seq,
-            message=f"{engine.notation(tuple(old.action))} corrected to {engine.notation(tuple(new))}; "
+            message=f"{kind.notation(old.action)} corrected to {kind.notation(new)}; "
             f"{len(dropped)} action(s) dropped",
         )  # fmt: skip
 
@@ -581,8 +621,169 @@ class Table:
         self._forget(game_id)
         self._session(game_id)
 
-    def _proposal(self, session: Session, command: Command) -> Reply:
-        raise Refused("there is no camera proposal waiting")
+    # -- the camera's proposals ------------------------------------------------------------
+
+    def _watch(self, session: Session) -> CameraWatch:
+        return self.watches.setdefault(session.record.id, CameraWatch())
+
+    def _pending(self, session: Session) -> Proposal | None:
+        """The proposal still open: one made before the last action in force is stale."""
+        proposal = self._watch(session).proposal
+        return proposal if proposal is not None and proposal.at == _last(session) else None
+
+    def _camera_json(self, session: Session) -> dict[str, Any] | None:
+        watch = self.watches.get(session.record.id)
+        if watch is None:
+            return None
+        proposal = self._pending(session)
+        if proposal is None and not watch.out_of_sync:
+            return None
+        return {
+            "proposal": None if proposal is None else proposal.to_json(),
+            "out_of_sync": None if not watch.out_of_sync else {
+                "id": watch.sync_id,
+                "hexes": [{"hex": h, "name": engine.board.name(h)} for h in watch.out_of_sync],
+            },
+        }  # fmt: skip
+
+    def _propose(self, session: Session, command: Command) -> Reply:
+        """A command from the camera: its action is shown to every phone as a proposal, and
+        carried out only when a player confirms it."""
+        if command.seat is not None:
+            raise Refused("the camera proposes for the table; it never speaks for a seat")
+        action, args = command.action, command.args
+        watch = self._watch(session)
+        at = _last(session)
+        if action is not None and action[0] == "terrain":
+            doubtful = tuple(args.get("doubtful", ()))
+            proposal = Proposal(watch.ids + 1, at, layout=self._to_lay(session, args.get("layout")),
+                                doubtful=doubtful)  # fmt: skip
+            said = "the island's layout"
+        elif action is not None and action[0] == "sink" and len(action) == 2:
+            choices = (action[1], *args.get("alternatives", ()))
+            legal = {a[1] for a in session.game.legal_actions() if a[0] == "sink"}
+            wrong = [engine.board.name(h) for h in choices if h not in legal]
+            if wrong:
+                raise Refused(
+                    f"{', '.join(wrong)} may not sink now: the camera's view is out of date"
+                )
+            proposal = Proposal(watch.ids + 1, at, choices, float(args.get("confidence", 0)))
+            said = "the tile at " + " or ".join(engine.board.name(h) for h in choices) + " sank"
+        else:
+            raise Refused(
+                "the camera only proposes a sunk tile or the island's layout; a player confirms "
+                "or rejects it"
+            )
+        if watch.rejected == (at, proposal.what):
+            raise Refused(
+                "the players turned this proposal down; it stays down until the board changes"
+            )
+        watch.ids += 1
+        watch.proposal = proposal
+        watch.rejected, watch.out_of_sync, watch.ignored = None, (), ()
+        self._tell_state(session)
+        return Reply(command.request_id, True, session.record.id, message=f"proposed: {said}")
+
+    def _to_lay(self, session: Session, layout: Any) -> dict[int, str]:
+        """The terrain of every land position still to lay, in the order they are laid, with
+        the box's counts (B-2); Refused, saying what is wrong, otherwise."""
+        game = session.game
+        if not isinstance(game, Game) or game.phase != "terrain":
+            raise Refused("the island is not being laid now")
+        land, laid = engine.board.LAND, game.state.layout
+        if not isinstance(layout, dict):
+            raise Refused("a layout gives each land position's terrain")
+        extra = [h for h in layout if h not in land[laid:]]
+        missing = [h for h in land[laid:] if h not in layout]
+        if extra:
+            where = engine.board.name(extra[0]) if extra[0] in land else repr(extra[0])
+            raise Refused(f"{where} is not a land position still to lay")
+        if missing:
+            raise Refused(f"the layout lacks {engine.board.name(missing[0])}")
+        wrong = [h for h in land[laid:] if layout[h] not in TERRAINS]
+        if wrong:
+            h = wrong[0]
+            raise Refused(f"{engine.board.name(h)}: {layout[h]!r} is not beach, forest or mountain")
+        counts = Counter(game.state.terrain[h] for h in land[:laid]) + Counter(layout.values())
+        if any(counts[t] != TERRAIN_COUNT[t] for t in TERRAINS):
+            has = ", ".join(f"{counts[t]} {t}" for t in TERRAINS)
+            box = ", ".join(f"{TERRAIN_COUNT[t]} {t}" for t in TERRAINS)
+            raise Refused(
+                f"that island has {has} tiles, the box {box}: correct the positions that are wrong",
+                "B-2",
+            )
+        return {h: layout[h] for h in land[laid:]}
+
+    def _asked(self, session: Session, command: Command) -> Proposal:
+        """The open proposal a phone's confirm or reject names by its id."""
+        proposal = self._pending(session)
+        if proposal is None or command.args.get("id") != proposal.id:
+            raise Refused(
+                "that camera proposal is no longer open (the game moved on, or the camera "
+                "proposed again): look at the board as it is now"
+            )
+        actor = session.game.actor
+        if command.seat is not None and actor is not None and command.seat != actor:
+            raise Refused(f"the tile is seat {actor + 1}'s to remove: their phone confirms it")
+        return proposal
+
+    def _confirm(self, session: Session, command: Command) -> Reply:
+        proposal = self._asked(session, command)
+        if proposal.layout is not None:
+            return self._lay(session, command, proposal.layout)
+        chosen = command.args.get("hex", proposal.choices[0])
+        if chosen not in proposal.choices:
+            names = ", ".join(engine.board.name(h) for h in proposal.choices)
+            raise Refused(f"the camera proposed {names}; confirm one of those, or reject it")
+        reply = self._act(session, command, ["sink", chosen])  # stored like a tapped sink
+        self._watch(session).proposal = None
+        return reply
+
+    def _lay(self, session: Session, command: Command, proposed: dict[int, str]) -> Reply:
+        """The island as proposed, with the players' corrections (``args.layout``), laid
+        position by position: each a stored fact, correctable like a tapped one."""
+        layout = self._to_lay(session, {**proposed, **command.args.get("layout", {})})
+        quiet = replace(command, request_id="")
+        for n, terrain in enumerate(layout.values(), 1):
+            # The request id goes with the last: a resent confirm finds the island laid.
+            reply = self._act(session, command if n == len(layout) else quiet, ["terrain", terrain])
+        self._watch(session).proposal = None
+        return replace(reply, message=f"the island is laid: {len(layout)} positions")
+
+    def _reject(self, session: Session, command: Command) -> Reply:
+        watch = self._watch(session)
+        if watch.out_of_sync and command.args.get("id") == watch.sync_id:
+            # "Ignore the camera for now": until the board shows something else.
+            watch.ignored, watch.out_of_sync = watch.out_of_sync, ()
+            self._tell_state(session)
+            return Reply(command.request_id, True, session.record.id,
+                         message="the camera is ignored until the board changes")  # fmt: skip
+        proposal = self._asked(session, command)
+        watch.rejected, watch.proposal = (proposal.at, proposal.what), None
+        self._tell_state(session)
+        return Reply(command.request_id, True, session.record.id,
+                     message="the camera's proposal is dropped")  # fmt: skip
+
+    def _sync(self, session: Session, disagree: tuple[int, ...]) -> None:
+        watch = self._watch(session)
+        if disagree:
+            if disagree in (watch.out_of_sync, watch.ignored):
+                return
+            # The board disagrees: no proposal may be confirmed until it agrees again.
+            watch.ids += 1
+            watch.out_of_sync, watch.sync_id = disagree, watch.ids
+            watch.proposal, watch.rejected, watch.ignored = None, None, ()
+        elif watch.out_of_sync or watch.ignored:
+            watch.out_of_sync, watch.ignored = (), ()
+        else:
+            return
+        self._tell_state(session)
+
+
+def _last(session: Session) -> int:
+    """The sequence number of the last action in force (0 before any): it changes with every
+    action, undo and correction."""
+    return session.log[-1].seq if session.log else 0
 
 
 INTENTS: dict[str, Callable[[Table, Session, Command], Reply]] = {
@@ -591,6 +792,6 @@ INTENTS: dict[str, Callable[[Table, Session, Command], Reply]] = {
     "next": Table._next,
     "undo": Table._undo,
     "correct": Table._correct,
-    "confirm_proposal": Table._proposal,
-    "reject_proposal": Table._proposal,
+    "confirm_proposal": Table._confirm,
+    "reject_proposal": Table._reject,
 }

@@ -89,7 +89,7 @@ def test_the_rules_list_modules_options_with_defaults_and_what_is_unverified(app
     assert all(o["text"] and o["default"] == o["values"][0] for o in data["options"])
     modules = {m["name"]: m for m in data["modules"]}
     assert modules["squid-variant-1"]["needs"] == "squid"
-    assert modules["escape-1986"]["playable"] is False and modules["escape-1986"]["alone"]
+    assert modules["escape-1986"]["playable"] is True and modules["escape-1986"]["alone"]
     assert data["players"] == {"min": 2, "max": 6}
     assert set(UNVERIFIED) <= set(data["unverified"])
     assert ("board" in data["unverified"]) == (not board.BOARD_VERIFIED)

@@ -39,7 +39,7 @@ from urllib.parse import urlsplit
 from flask import abort, current_app, request, session
 
 from ..commands import REFEREE, SPECTATOR
-from ..table import View
+from ..kinds import View
 
 F = TypeVar("F", bound=Callable[..., Any])
 

@@ -16,14 +16,14 @@ import dataclasses
 
 from ..engine import REFEREE
 from ..engine.events import View
+from ..kinds import game_of
 from ..store import GameRecord, Row
-from ..table import new_game
 
 
 def visible_rows(record: GameRecord, rows: list[Row], viewer: View) -> list[Row]:
     """The rows in force of `record`'s log as `viewer` (a seat, or None for a spectator) may
     see them."""
-    game = new_game(record)
+    game = game_of(record)
     shown = []
     for row in rows:
         if row.status != "ok":

@@ -18,6 +18,11 @@ JSON (``Content-Type: application/json``, at most 64 KiB); every answer is JSON.
   and ``colour`` (≤ 20). The others default as the Table decides (base rules, a seed from the
   clock, digital, a random island).
 
+  A Flotilla game (``"kind": "flotilla"``, 3 to 5 players) takes ``players``, ``seed``,
+  ``roll`` (``"entered"``, the default: faces come from the real dice; or ``"digital"``) and
+  ``vp_per_player`` (the VP supply counted per player; default the dice file's, unverified).
+  Its actions are JSON lists (`companion.flotilla.game`), never text.
+
 ``GET /api/games`` — ``{"games": [{"id", "kind", "mode", "players", "started_at", "ended_at",
 "winners", "current"}]}``, oldest first. ``winners`` lists the players placed first once the
 game is over (several when they share the victory); ``current`` marks the table's current game.
@@ -26,7 +31,7 @@ Seeds are left out: in a digital game the seed tells every draw to come.
 ``GET /api/games/<id>?view=spectator|referee|<seat>`` — the game as that viewer may see it
 (`Table.snapshot`): ``{"game", "kind", "players", "settings", "seq", "actions", "can_undo",
 "status", "state"}``, plus ``legal`` and ``outcomes`` for the viewer who decides now (see
-`companion.table.choices`). Without ``view``, this phone's own view: its seat's (seat cookie),
+`companion.kinds.choices`). Without ``view``, this phone's own view: its seat's (seat cookie),
 else a spectator's. A phone may ask for its own seat or a spectator; the referee and any seat
 only the table itself (`access`). What a view may see is the engine's decision, never this
 module's.
@@ -43,9 +48,12 @@ module's.
 
   ``request_id`` (1 to 100 characters, the sender's choice) comes back in the reply. Exactly one
   of ``action`` (text notation, or its JSON list) and ``intent`` (``roll``, ``draw``, ``next``,
-  ``undo``, ``correct``); ``args`` only with ``correct``: ``seq`` of the stored fact to correct and
-  the ``action`` it should have been. ``events`` are the sender's projection: a command with
-  ``seat: null`` acts for the table (the referee) and gets the referee's projection.
+  ``undo``, ``correct``, ``confirm_proposal``, ``reject_proposal``); ``args`` only with
+  ``correct``: ``seq`` of the stored fact to correct and the ``action`` it should have been; and
+  with the camera's two: ``id`` of the proposal answered (the snapshot's ``camera``) and, to
+  confirm one of a question's choices, its ``hex``, or the corrections to a proposed island,
+  ``layout`` (``{"3.4": "forest"}``). ``events`` are the sender's projection: a
+  command with ``seat: null`` acts for the table (the referee) and gets the referee's projection.
 
   The seat is the phone's seat cookie: leave ``seat`` out (a seat that disagrees is a 403). A
   phone that watches may send only ``roll``, ``draw``, ``next`` and ``undo`` (the table's
@@ -83,8 +91,8 @@ from typing import Any, cast
 from flask import Blueprint, abort, current_app, request, url_for
 
 from ..commands import Command, Reply
-from ..engine import MalformedAction, notation, parse
-from ..engine.actions import check
+from ..engine import board, parse
+from ..kinds import KINDS, MALFORMED
 from ..store import GameRecord, Row, StoreError
 from ..table import Refused, Table
 from . import access, payload, redact
@@ -93,11 +101,13 @@ from .payload import unprocessable
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
-INTENTS = ("roll", "draw", "next", "undo", "correct")
+INTENTS = ("roll", "draw", "next", "undo", "correct", "confirm_proposal", "reject_proposal")
 """The Table's intents a client may send here (new_game has its own address)."""
 
 COMMAND_FIELDS = ("request_id", "seat", "action", "intent", "args")
 GAME_FIELDS = ("players", "modules", "options", "seed", "mode", "layout", "kind", "request_id")
+FLOTILLA_FIELDS = ("roll", "vp_per_player")
+"""A Flotilla game's own settings (`companion.kinds.flotilla_setup`)."""
 HEARTBEAT_STALE = 5.0
 """Seconds without the Table's loop coming round before it counts as stuck (it comes round at
 least once a second when idle)."""
@@ -157,7 +167,7 @@ def game(game_id: int) -> dict[str, Any]:
 def command(game_id: int) -> tuple[dict[str, Any], int]:
     data = payload.body()
     record = record_of(game_id)
-    sent = _command(data, game_id, len(record.players))
+    sent = _command(data, game_id, len(record.players), record.kind)
     seat = access.sender_seat(game_id, len(record.players), data, sent.seat, sent.intent)
     reply = _send(dataclasses.replace(sent, seat=seat))
     answer = reply.to_json()
@@ -179,7 +189,7 @@ def actions(game_id: int) -> dict[str, Any]:
     rows: list[Row] = table.read(lambda: table.store.log(game_id, everything=True), _timeout())
     if not access.is_local():  # a phone: the actions in force, as its seat may know them
         rows = visible_rows(record, rows, access.seat_in(game_id, len(record.players)))
-    return {"game": game_id, "actions": [_row(r) for r in rows]}
+    return {"game": game_id, "actions": [_row(r, record.kind) for r in rows]}
 
 
 @bp.get("/health")
@@ -225,7 +235,7 @@ def record_of(game_id: int) -> GameRecord:
     return record
 
 
-def _command(data: dict[str, Any], game_id: int, players: int) -> Command:
+def _command(data: dict[str, Any], game_id: int, players: int, kind: str) -> Command:
     payload.only(data, COMMAND_FIELDS, "A command")
     if "request_id" not in data:
         unprocessable(
@@ -244,7 +254,7 @@ def _command(data: dict[str, Any], game_id: int, players: int) -> Command:
     if "action" in data:
         if "args" in data:
             unprocessable("args go with an intent, not with an action: remove args.")
-        action = _action(data["action"], "action")
+        action = _action(data["action"], "action", kind)
         return Command("phone", seat, request_id, game_id, action=action)
     intent = data["intent"]
     if not isinstance(intent, str) or intent not in INTENTS:
@@ -252,10 +262,14 @@ def _command(data: dict[str, Any], game_id: int, players: int) -> Command:
     args = data.get("args", {})
     if not isinstance(args, dict):
         unprocessable(f"args must be a JSON object, not {payload.kind(args)}.")
-    return Command("phone", seat, request_id, game_id, intent=intent, args=_args(intent, args))
+    return Command(
+        "phone", seat, request_id, game_id, intent=intent, args=_args(intent, args, kind)
+    )
 
 
-def _args(intent: str, args: dict[str, Any]) -> dict[str, Any]:
+def _args(intent: str, args: dict[str, Any], kind: str) -> dict[str, Any]:
+    if intent in ("confirm_proposal", "reject_proposal"):
+        return _proposal_args(intent, args)
     if intent != "correct":
         if args:
             unprocessable(f"{intent} takes no args: remove args.")
@@ -269,19 +283,50 @@ def _args(intent: str, args: dict[str, Any]) -> dict[str, Any]:
             )
     return {
         "seq": payload.integer(args["seq"], "args.seq", 1),
-        "action": _action(args["action"], "args.action"),
+        "action": _action(args["action"], "args.action", kind),
     }
 
 
-def _action(value: Any, key: str) -> list[Any]:
-    """An action from its text notation or its JSON list, checked for form (not legality)."""
+def _proposal_args(intent: str, args: dict[str, Any]) -> dict[str, Any]:
+    """The camera proposal answered (its ``id`` from the snapshot's ``camera``) and, for a
+    confirm, optionally which of its choices (``hex``, the hex's index) or the corrections to
+    a proposed island (``layout``, ``{"3.4": "forest", ...}``)."""
+    keys = ("id", "hex", "layout") if intent == "confirm_proposal" else ("id",)
+    payload.only(args, keys, f"The args of {intent}")
+    if "id" not in args:
+        unprocessable(
+            f'{intent} needs args.id: the id of the camera proposal answered, e.g. {{"id": 3}}.'
+        )
+    out: dict[str, Any] = {"id": payload.integer(args["id"], "args.id", 1)}
+    if "hex" in args:
+        out["hex"] = payload.integer(args["hex"], "args.hex", 0)
+    if "layout" in args:
+        layout = args["layout"]
+        if not isinstance(layout, dict):
+            unprocessable(
+                'args.layout must be an object like {"3.4": "forest"}, not '
+                f"{payload.kind(layout)}."
+            )
+        try:  # the terrains are the Table's to check
+            out["layout"] = {board.parse(k): payload.text(t, f"args.layout.{k}", 20)
+                             for k, t in layout.items()}  # fmt: skip
+        except ValueError as e:
+            unprocessable(f"args.layout: {e}.")
+    return out
+
+
+def _action(value: Any, key: str, kind: str) -> list[Any]:
+    """An action from its text notation or its JSON list, checked for form (not legality) as
+    the game's kind reads actions; a Flotilla action is a JSON list only."""
     try:
-        if isinstance(value, str):
+        if isinstance(value, str) and kind == "survive":
             return list(parse(value))
         if isinstance(value, list):
-            return list(check(value))
-    except MalformedAction as e:
+            return KINDS[kind].check(value)
+    except MALFORMED as e:
         unprocessable(f"The {key} cannot be read: {e}.")
+    if kind == "flotilla":
+        unprocessable(f'{key} must be a JSON list such as ["vp", 3], not {payload.kind(value)}.')
     unprocessable(
         f'{key} must be text such as "move A1 5.2" or a JSON list such as ["move", 0, 58], '
         f"not {payload.kind(value)}."
@@ -289,7 +334,7 @@ def _action(value: Any, key: str) -> list[Any]:
 
 
 def _new_game_args(data: dict[str, Any]) -> dict[str, Any]:
-    payload.only(data, GAME_FIELDS, "A new game")
+    payload.only(data, GAME_FIELDS + FLOTILLA_FIELDS, "A new game")
     players = data.get("players")
     if not isinstance(players, list) or not players:
         unprocessable(
@@ -326,9 +371,11 @@ def _new_game_args(data: dict[str, Any]) -> dict[str, Any]:
         args["options"] = {k: payload.text(v, f"options.{k}", 40) for k, v in options.items()}
     if "seed" in data:
         args["seed"] = payload.integer(data["seed"], "seed", 0)
-    for key in ("mode", "layout", "kind"):  # their values are the Table's to check
+    for key in ("mode", "layout", "kind", "roll"):  # their values are the Table's to check
         if key in data:
             args[key] = payload.text(data[key], key, 20)
+    if "vp_per_player" in data:
+        args["vp_per_player"] = payload.integer(data["vp_per_player"], "vp_per_player", 1)
     return args
 
 
@@ -349,12 +396,12 @@ def _summary(record: GameRecord, current: bool) -> dict[str, Any]:
     }
 
 
-def _row(row: Row) -> dict[str, Any]:
+def _row(row: Row, kind: str) -> dict[str, Any]:
     return {
         "seq": row.seq,
         "ord": row.ord,
         "action": row.action,
-        "notation": notation(tuple(row.action)),
+        "notation": KINDS[kind].notation(row.action),
         "source": row.source,
         "seat": row.seat,
         "at": row.at,

@@ -11,6 +11,8 @@ from typing import Any
 
 from flask import Blueprint
 
+from ..commands import INTENTS
+
 bp = Blueprint("openapi", __name__, url_prefix="/api")
 
 ERROR = {"$ref": "#/components/schemas/Error"}
@@ -104,7 +106,9 @@ SCHEMAS: dict[str, Any] = {
             "seed": {"type": "integer", "minimum": 0},
             "mode": {"type": "string", "enum": ["digital", "physical"]},
             "layout": {"type": "string", "enum": ["random", "table"]},
-            "kind": {"type": "string", "enum": ["survive"]},
+            "kind": {"type": "string", "enum": ["survive", "flotilla"]},
+            "roll": {"type": "string", "enum": ["entered", "digital"]},
+            "vp_per_player": {"type": "integer", "minimum": 1},
             "request_id": {"type": "string", "minLength": 1, "maxLength": 100},
         },
         "additionalProperties": False,
@@ -121,10 +125,19 @@ SCHEMAS: dict[str, Any] = {
                     {"type": "array", "example": ["move", 0, 58]},
                 ]
             },
-            "intent": {"type": "string", "enum": ["roll", "draw", "next", "undo", "correct"]},
+            "intent": {"type": "string", "enum": [i for i in INTENTS if i != "new_game"]},
             "args": {
                 "type": "object",
-                "properties": {"seq": {"type": "integer", "minimum": 1}, "action": {}},
+                "description": "correct: seq and action; confirm_proposal / reject_proposal: the "
+                "proposal's id, and for a confirm the hex chosen of a question or the layout's "
+                "corrections (position name → terrain)",
+                "properties": {
+                    "seq": {"type": "integer", "minimum": 1},
+                    "action": {},
+                    "id": {"type": "integer", "minimum": 1},
+                    "hex": {"type": "integer", "minimum": 0},
+                    "layout": {"type": "object", "additionalProperties": {"type": "string"}},
+                },
             },
         },
         "additionalProperties": False,

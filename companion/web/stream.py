@@ -47,7 +47,8 @@ from typing import Any
 from flask import Blueprint, Response, abort, current_app, request
 
 from ..commands import REFEREE, SPECTATOR, Event
-from ..table import Refused, Subscriber, Table, View
+from ..kinds import View
+from ..table import Refused, Subscriber, Table
 from . import access
 from .api import record_of, the_table
 

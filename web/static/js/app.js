@@ -5,7 +5,7 @@
 import { h, show } from "./dom.js";
 import { t, load, choose as chooseLanguage, switchTo, language, LANGUAGES } from "./i18n.js";
 import { get, post, command, setToken, Refusal } from "./api.js";
-import { follow } from "./stream.js";
+import { follow, HAPPENINGS } from "./stream.js";
 import { drawBoard, hexPixel, NEAR, extent } from "./board.js";
 import { taps, placeValues, describe, describePiece } from "./moves.js";
 import { turnPanel } from "./turn.js";
@@ -16,6 +16,10 @@ import { openFix } from "./correct.js";
 import { choose, closeSheet } from "./sheet.js";
 import { remember, happeningsList } from "./happenings.js";
 import { fill, ink } from "./players.js";
+import { flotillaScreen, FLOTILLA_EVENTS } from "./flotilla.js";
+
+HAPPENINGS.push(...FLOTILLA_EVENTS); // a Flotilla game's events come on the same stream
+import { cameraPanel, markCamera } from "./camera.js";
 
 const app = {
   session: { authorised: false, seat: null, game: null },
@@ -41,7 +45,7 @@ const main = () => document.getElementById("main");
 
 function statusWord(value) {
   const text = String(value ?? "none");
-  if (/error|disconnect|lost|fail/i.test(text)) return "bad";
+  if (/error|disconnect|lost|fail|unavailable/i.test(text)) return "bad";
   if (text === "none" || text === "") return "off";
   return "ok";
 }
@@ -197,6 +201,7 @@ function boardArea(m) {
   const box = extent(app.board);
   const scale = far ? Math.min(340 / box.width, (window.innerWidth - 16) / box.width) : NEAR;
   const svg = drawBoard(app.board, app.snapshot, m, { scale, onTap: tapHex, interactive: !far });
+  markCamera(svg, app.snapshot);
   if (far) {
     // The whole island at a glance; a tap brings that part near, where hexes are finger-sized.
     svg.addEventListener("click", (e) => {
@@ -228,6 +233,7 @@ function selectionLine(T) {
 function playScreen() {
   const snapshot = app.snapshot;
   if (!snapshot) return h("p", { class: "hint", text: t("play.loading") });
+  if (snapshot.kind === "flotilla") return flotillaScreen({ snapshot, ui: app.ui, act, intent, redraw: render });
   if (snapshot.state.phase === "over") {
     if (!app.poll) watchForGames();
     const end = endScreen({ snapshot, game: app.game, authorised: app.session.authorised, newGame: () => go("setup") });
@@ -253,7 +259,8 @@ function playScreen() {
   const screen = h("section", { class: "play" },
     playersStrip(snapshot),
     h("div", { class: "board-area" }, wrap, tools),
-    h("div", { class: "panel", id: "panel" }, selectionLine(T), panel));
+    h("div", { class: "panel", id: "panel" },
+      cameraPanel({ snapshot, me, authorised: app.session.authorised, intent, redraw: render }), selectionLine(T), panel));
   return { screen, wrap, keep, m };
 }
 
@@ -284,7 +291,7 @@ function render() {
     const snapshot = app.snapshot;
     document.body.dataset.phase = snapshot?.state.phase || "";
     document.body.dataset.seq = snapshot ? String(snapshot.seq) : "";
-    document.body.dataset.mine = snapshot && (snapshot.legal?.length || snapshot.outcomes?.length) ? "yes" : "no";
+    document.body.dataset.mine = snapshot && (snapshot.legal?.length || snapshot.outcomes?.length || snapshot.verbs?.length) ? "yes" : "no";
   }
 }
 
@@ -322,6 +329,14 @@ function go(screen, game = null) {
           render();
         },
         onEvent: (kind, data) => {
+          if (app.snapshot?.kind === "flotilla") {
+            // The table asks this phone for the faces of the dice just rolled (the panel's ROLL).
+            if (kind === "enter_faces" && data.seat === app.snapshot.state.viewer) {
+              app.ui.askFaces = true;
+              render();
+            }
+            return;
+          }
           if (app.snapshot) app.happenings = remember(app.happenings, kind, data, app.snapshot);
         },
         onStatus: (status) => { app.status = status; renderBar(); },

@@ -5,11 +5,13 @@
 import { h } from "./dom.js";
 import { t, has } from "./i18n.js";
 import { PALETTE } from "./players.js";
+import { CAPTAINS, flotillaSetup, flotillaRequest } from "./flotilla.js";
 
-// The 1986 ruleset cannot be played yet; its options only make sense with it.
-const HIDDEN_OPTIONS = new Set(["spinner_sectors", "entrances_per_island"]);
-const OPTION_MODULE = { squid_entry: "squid" };
+// Options shown only with their module: the squid's entry, the 1986 spinner and board.
+const OPTION_MODULE = { squid_entry: "squid", spinner_sectors: "escape-1986", entrances_per_island: "escape-1986" };
 const STEPS = ["players", "rules", "table"];
+const FLOTILLA_STEPS = ["players", "flotilla"];
+const steps = () => (draft.kind === "flotilla" ? FLOTILLA_STEPS : STEPS);
 
 let draft = null;
 
@@ -21,6 +23,8 @@ function fresh(rules) {
     modules: new Set(["base"]),
     options: Object.fromEntries(rules.options.map((o) => [o.name, o.default])),
     mode: "physical",
+    kind: "survive",
+    roll: "entered",
     layout: "random",
     seed: "",
     busy: false,
@@ -45,7 +49,7 @@ function segmented(name, values, current, set, label) {
 
 // Players: the start player is seat 1, so choosing another start player turns the list round.
 function playersStep(rules, redraw) {
-  const { min, max } = rules.players;
+  const { min, max } = draft.kind === "flotilla" ? CAPTAINS : rules.players;
   const used = (colour, except) => draft.players.some((p, i) => i !== except && p.colour === colour);
   const setCount = (n) => {
     while (draft.players.length < n) {
@@ -54,6 +58,7 @@ function playersStep(rules, redraw) {
     }
     draft.players.length = n;
     if (n < 5) draft.modules.delete("overpopulated");
+    if (n > 4) for (const m of rules.modules) if (m.alone && draft.modules.delete(m.name)) draft.modules.add("base"); // E-4: 2–4 players
     redraw();
   };
   const rows = draft.players.map((p, i) => h("li", { class: "player-row", dataset: { seat: i + 1 } },
@@ -89,6 +94,12 @@ function playersStep(rules, redraw) {
   const counts = [];
   for (let n = min; n <= max; n++) counts.push(n);
   return [
+    h("p", { class: "option-title", text: t("setup.game") }),
+    segmented("kind", ["survive", "flotilla"], draft.kind, (v) => {
+      draft.kind = v;
+      const range = v === "flotilla" ? CAPTAINS : rules.players;
+      setCount(Math.min(Math.max(draft.players.length, range.min), range.max));
+    }, (v) => t(`setup.game.${v}`)),
     h("h2", { text: t("setup.players") }),
     segmented("count", counts, draft.players.length, setCount, String),
     h("ol", { class: "players" }, rows),
@@ -96,7 +107,11 @@ function playersStep(rules, redraw) {
   ];
 }
 
-function moduleAllowed(module, count) {
+// A module played alone (the 1986 ruleset, E-7) is offered for 2–4 players (E-4); while it is
+// on, nothing else is.
+function moduleAllowed(module, count, lone) {
+  if (module.alone) return count <= 4;
+  if (lone) return false;
   if (module.name === "five-six") return false; // implied by 5 or 6 players
   if (module.name === "overpopulated") return count >= 5;
   if (module.needs) return draft.modules.has(module.needs);
@@ -106,9 +121,10 @@ function moduleAllowed(module, count) {
 function rulesStep(rules, redraw) {
   const count = draft.players.length;
   const modules = rules.modules.filter((m) => m.playable && m.name !== "base");
+  const lone = modules.find((m) => m.alone && draft.modules.has(m.name));
   const moduleRows = modules.map((m) => {
     const on = m.name === "five-six" ? count >= 5 : draft.modules.has(m.name);
-    const allowed = moduleAllowed(m, count);
+    const allowed = moduleAllowed(m, count, lone);
     return h("li", { class: "module" },
       h("button", {
         class: on ? "toggle on" : "toggle",
@@ -116,7 +132,8 @@ function rulesStep(rules, redraw) {
         disabled: allowed ? null : true,
         dataset: { module: m.name },
         onclick: () => {
-          if (draft.modules.has(m.name)) {
+          if (m.alone) draft.modules = new Set([draft.modules.has(m.name) ? "base" : m.name]);
+          else if (draft.modules.has(m.name)) {
             draft.modules.delete(m.name);
             for (const other of rules.modules) if (other.needs === m.name) draft.modules.delete(other.name);
           } else draft.modules.add(m.name);
@@ -125,7 +142,7 @@ function rulesStep(rules, redraw) {
       }, has(`module.${m.name}`) ? t(`module.${m.name}`) : m.text),
       h("p", { class: "explain", text: t(`module.${m.name}.explain`) }));
   });
-  const options = rules.options.filter((o) => !HIDDEN_OPTIONS.has(o.name) && (!OPTION_MODULE[o.name] || draft.modules.has(OPTION_MODULE[o.name])));
+  const options = rules.options.filter((o) => !OPTION_MODULE[o.name] || draft.modules.has(OPTION_MODULE[o.name]));
   const optionRows = options.map((o) => h("li", { class: "option" },
     h("p", { class: "option-title", text: t(`option.${o.name}.title`) }),
     h("p", { class: "explain", text: has(`option.${o.name}`) ? t(`option.${o.name}`) : o.text }),
@@ -159,6 +176,7 @@ function tableStep(redraw) {
 
 // The body of POST /api/games.
 function request() {
+  if (draft.kind === "flotilla") return flotillaRequest(draft);
   const modules = [...draft.modules];
   const body = {
     players: draft.players.map((p, i) => ({ name: p.name.trim() || t("player.seat", { n: i + 1 }), colour: p.colour })),
@@ -173,11 +191,12 @@ function request() {
 
 export function setupScreen({ rules, redraw, start, cancel }) {
   if (!draft) draft = fresh(rules);
-  const step = STEPS[draft.step];
-  const body = step === "players" ? playersStep(rules, redraw) : step === "rules" ? rulesStep(rules, redraw) : tableStep(redraw);
-  const last = draft.step === STEPS.length - 1;
+  const step = steps()[draft.step];
+  const body = step === "players" ? playersStep(rules, redraw) : step === "rules" ? rulesStep(rules, redraw)
+    : step === "flotilla" ? flotillaSetup(draft, redraw) : tableStep(redraw);
+  const last = draft.step === steps().length - 1;
   return h("section", { class: "setup screen-body", dataset: { step } },
-    h("p", { class: "progress", text: t("setup.progress", { n: draft.step + 1, of: STEPS.length }) }),
+    h("p", { class: "progress", text: t("setup.progress", { n: draft.step + 1, of: steps().length }) }),
     body,
     draft.error ? h("div", { class: "refusal", role: "alert" }, draft.error.rule ? h("strong", { text: `${draft.error.rule}: ${t(`rule.${draft.error.rule}`)}` }) : null, h("p", { text: draft.error.sentence })) : null,
     h("div", { class: "footer-row sticky" },

@@ -35,11 +35,21 @@ function headline(snapshot, me) {
 export function rollMeaning(view) {
   if (!view.roll) return null;
   const [kind, dist] = view.roll.split(" ");
+  if (view.rules.modules.includes("escape-1986")) return spinMeaning(view, kind, dist);
   const squid = view.rules.modules.includes("squid") && (kind === "whale" || kind === "starfish");
   let text;
   if (dist === undefined) text = t("roll.means", { face: t(`face.${kind}`), what: t(`roll.red.${kind}`) });
   else text = t("roll.dive", { face: t(`face.${kind}`), distance: t(`distance.${dist}`), what: t(`dive.kind.${kind}`), how: t(`dive.dist.${dist}`) });
   return h("p", { class: "roll-meaning", dataset: { roll: view.roll } }, text, squid ? ` ${t("roll.squid")}` : "");
+}
+
+// The 1986 spinner's result and what it allows (E-1): how far, and which creatures can.
+function spinMeaning(view, kind, move) {
+  const may = view.pending.may_move;
+  const which = may ? (may.length ? t("spin.may", { creatures: may.map(creatureLabel).join(", ") }) : t("spin.none")) : "";
+  return h("p", { class: "roll-meaning", dataset: { roll: view.roll } },
+    t("roll.spin", { kind: t(`spin.kind.${kind}`), move: t(`spin.move.${move}`) }), " ",
+    t(move === "dive" ? "spin.how.dive" : "spin.how.steps"), which ? ` ${which}` : "");
 }
 
 function points(view) {
@@ -66,7 +76,8 @@ function tellPanel(ctx) {
   }
   if (view.phase === "back") {
     const terrain = view.pending.terrain;
-    const green = outcomes.filter((a) => GREEN.includes(a[1]) && !(a[1] === "dolphin" && !view.rules.modules.includes("dive-dice")));
+    const shown = ["dive-dice", "escape-1986"].some((m) => view.rules.modules.includes(m)); // a dolphin tile is shown at once (D-2, E-3)
+    const green = outcomes.filter((a) => GREEN.includes(a[1]) && !(a[1] === "dolphin" && !shown));
     const red = outcomes.filter((a) => !green.includes(a));
     const secret = red.find((a) => a[1] === "red");
     const named = red.filter((a) => a[1] !== "red");
@@ -79,6 +90,15 @@ function tellPanel(ctx) {
       named.length ? h("details", { class: "private" },
         h("summary", { text: t("tell.red_private") }),
         h("div", { class: "grid" }, named.map((a) => button(t(`back.${a[1]}`), () => act(a), { outcome: a.join(" ") }, "pick red")))) : null);
+  }
+  if (view.phase === "roll" && outcomes[0][0] === "spin") {
+    const spin = button(t("tell.spin"), () => intent("roll"), { intent: "roll" }, view.mode === "physical" ? "secondary wide" : "big wide roll");
+    if (view.mode !== "physical") return h("section", { class: "tell" }, spin);
+    const label = (a) => `${t(`spin.kind.${a[1]}`)} · ${t(`spin.move.${a[2]}`)}`;
+    return h("section", { class: "tell" },
+      h("h3", { text: t("tell.spin_result") }),
+      h("div", { class: "grid" }, outcomes.map((a) => button(label(a), () => act(a), { outcome: a.join(" ") }, "pick"))),
+      spin);
   }
   if (view.phase === "roll") {
     const dive = outcomes[0][0] === "dive";

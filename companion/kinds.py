@@ -1,0 +1,144 @@
+"""The kinds of game a Table plays: `survive` (the rules engine) and `flotilla` (the Flotilla
+helpers). Each kind brings its own actions, facts and views (architecture.md); the Table, the
+store and the event stream treat both alike through `KINDS`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from . import engine
+from .commands import REFEREE, SPECTATOR
+from .engine import Game, IllegalAction, MalformedAction, Rules, sinking
+from .flotilla import FlotillaError, MalformedValue, RuleBroken
+from .flotilla import actions as flotilla_actions
+from .flotilla import game as flotilla_game
+from .flotilla.game import ROLLS, FlotillaGame
+from .store import GameRecord
+
+View = int | str
+"""A seat (0-based), SPECTATOR or REFEREE."""
+AnyGame = Game | FlotillaGame
+AnyEvent = engine.Event | flotilla_game.Event
+ILLEGAL = (IllegalAction, RuleBroken)
+"""What a game of either kind raises for an action its rules forbid now (with `rule`)."""
+MALFORMED = (MalformedAction, FlotillaError)
+
+FACTS = frozenset({"terrain", "back", "roll", "dive", "spin"})
+"""Survive's verbs that record a fact of the table: never undone, but correctable."""
+
+
+def engine_view(view: View) -> engine.events.View:
+    return None if view == SPECTATOR else view
+
+
+# -- survive --------------------------------------------------------------------------------
+
+
+def choices(game: Game, view: View) -> dict[str, Any]:
+    """What `view` may do now, in JSON form: its legal actions when the decision is its own, and
+    the possible outcomes of a table decision for the seat whose turn it is (who tells it)."""
+    out: dict[str, Any] = {}
+    if game.over:
+        return out
+    if game.actor is not None and view in (game.actor, REFEREE):
+        out["legal"] = [list(a) for a in game.legal_actions()]
+    if game.is_chance() and view == REFEREE:
+        out["outcomes"] = [list(a) for a in game.legal_actions()]
+    elif game.is_chance() and view == game.state.turn:
+        if game.phase == "back":  # only what this seat may know of the tiles left (spec §9)
+            seen = sinking.possible_backs_seen_by(game.state, view)
+            out["outcomes"] = [["back", k] for k in seen]
+        else:
+            out["outcomes"] = [list(a) for a in game.legal_actions()]
+    return out
+
+
+def shown(game: Game, action: list[Any], view: View) -> str:
+    """A stored action as `view` may read it: a placed value and a red back kept in hand are
+    the referee's to see (spec §9); everyone else reads them as unknown."""
+    a = tuple(action)
+    if view != REFEREE:
+        if a[0] == "place":
+            a = ("place", a[1], None)
+        elif a[0] == "back" and a[1] in sinking.kept_backs(game.state):
+            a = ("back", "red")
+    return engine.notation(a)
+
+
+def new_survive(record: GameRecord) -> Game:
+    rules = Rules.from_json(record.rules)
+    return Game.new(rules, len(record.players), record.seed, record.mode)
+
+
+# -- flotilla -------------------------------------------------------------------------------
+
+
+def flotilla_setup(
+    args: dict[str, Any], players: int, seed: int
+) -> tuple[dict[str, Any], str, dict[str, Any]]:
+    """The rules, mode and settings to store for a new Flotilla game's `args` (``roll``:
+    entered or digital, ``vp_per_player``); RuleBroken or MalformedValue, with a sentence, for
+    a value refused. The roll mode is kept as the record's ``mode`` and in its settings."""
+    roll = args.get("roll", "entered")
+    if roll not in ROLLS:
+        raise MalformedValue(f"roll must be one of {', '.join(ROLLS)}, not {roll!r}")
+    unknown = sorted(set(args) - {"kind", "players", "seed", "roll", "vp_per_player"})
+    if unknown:
+        raise MalformedValue(
+            f"a Flotilla game takes players, roll, vp_per_player and seed, not {', '.join(unknown)}"
+        )
+    rules = {"vp_per_player": args.get("vp_per_player")}
+    FlotillaGame.new(players, seed, roll, rules["vp_per_player"])  # refuses what the rules do
+    return rules, roll, {"roll": roll}
+
+
+def new_flotilla(record: GameRecord) -> FlotillaGame:
+    return FlotillaGame.new(
+        len(record.players), record.seed, record.mode, record.rules.get("vp_per_player")
+    )
+
+
+# -- the kinds ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Kind:
+    """What the Table needs of one kind of game besides the game's own face (`AnyGame`)."""
+
+    new: Callable[[GameRecord], AnyGame]
+    check: Callable[[Any], list[Any]]
+    """An action in its stored form; a MALFORMED error when it cannot be one."""
+    notation: Callable[[list[Any]], str]
+    facts: frozenset[str]
+    """Verbs that record a fact of the table: never undone, but correctable."""
+    choices: Callable[[Any, View], dict[str, Any]]
+    shown: Callable[[Any, list[Any], View], str]
+
+
+KINDS: dict[str, Kind] = {
+    "survive": Kind(
+        new_survive,
+        lambda action: list(engine.actions.check(action)),
+        lambda action: engine.notation(tuple(action)),
+        FACTS,
+        choices,
+        shown,
+    ),
+    # Nothing of a Flotilla game is hidden: every view reads an action as it was stored.
+    "flotilla": Kind(
+        new_flotilla,
+        flotilla_actions.check,
+        flotilla_actions.notation,
+        flotilla_actions.FACTS,
+        lambda game, view: game.choices(engine_view(view)),
+        lambda game, action, view: flotilla_actions.notation(action),
+    ),
+}
+
+
+def game_of(record: GameRecord) -> AnyGame:
+    """A new game of `record`'s kind, before any of its actions."""
+    return KINDS[record.kind].new(record)

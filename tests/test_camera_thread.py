@@ -1,0 +1,101 @@
+"""The camera's thread with real frames: a replayed folder of synthetic photos of the game's own
+island makes the camera learn the colours, propose the tile that left, and say when the replay
+is over; a source that cannot be opened is a status that says why, and the daemon starts it."""
+
+from __future__ import annotations
+
+import io
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from companion import config, daemon
+from companion.camera import Camera
+from companion.commands import SPECTATOR
+from companion.engine import board
+from companion.store import Store
+from companion.table import Table
+from companion.vision import synth
+from companion.vision.calibrate import load as load_calibration
+from tests.daemon_support import free_port
+from tests.playing import new_game, play_until
+
+
+@pytest.fixture
+def table(tmp_path: Path) -> Iterator[Table]:
+    table = Table(Store(tmp_path / "games.db"))
+    table.start()
+    yield table
+    table.stop()
+    table.store.close()
+
+
+def wait(condition: Callable[[], object], what: str, timeout: float = 20.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"not within {timeout} s: {what}")
+        time.sleep(0.02)
+
+
+@pytest.mark.rule("B-21")
+def test_B_21_a_replayed_folder_is_learnt_from_the_game_and_its_sunk_tile_proposed(
+    table: Table, tmp_path: Path
+) -> None:
+    """B-21: the camera proposes the tile that left only among those the rules let sink now,
+    after it has learnt the board's colours from the game's whole island."""
+    game_id = new_game(table, seed=5, mode="physical")
+    game = play_until(table, game_id, "sink")
+    positions = {h: game.state.terrain[h] or "sea" for h in board.LAND}
+    tile = next(a[1] for a in game.legal_actions() if a[0] == "sink")
+    rng = np.random.default_rng(8)
+    colours = synth.board_colours(rng)
+    frames = tmp_path / "frames"
+    frames.mkdir()
+    for n in range(8):  # the whole island, then the tile gone: each seen at rest
+        if n == 3:
+            positions[tile] = "sea"
+        image = synth.render(rng, positions, [], colours=colours).image
+        assert cv2.imwrite(str(frames / f"{n:02}.png"), image)
+    calibration = tmp_path / "calibration.json"
+    camera = Camera(table, f"files:{frames}", calibration, interval=0.0)
+    camera.start()
+    try:
+        wait(lambda: camera.status.startswith("finished"), "the replay ends")
+    finally:
+        camera.stop()
+    assert camera.status == f"finished: every frame of {frames} was seen"
+    snapshot = table.snapshot(game_id, SPECTATOR)  # read in order after the camera's word
+    assert snapshot["status"]["camera"] == camera.status  # every phone's bar says so
+    proposal = snapshot["camera"]["proposal"]
+    assert proposal["choices"][0]["hex"] == tile
+    assert {c["hex"] for c in proposal["choices"]} <= {
+        a[1] for a in game.legal_actions() if a[0] == "sink"
+    }
+    # What it learnt is kept, so that a restart mid-game still knows the colours.
+    assert load_calibration(calibration).layout == {h: game.state.terrain[h] for h in board.LAND}
+
+
+def test_a_source_that_cannot_be_opened_is_a_status_saying_why_and_the_daemon_starts(
+    tmp_path: Path,
+) -> None:
+    """No rule: a camera pointed at files that are not there is reported, on the phones' bar and
+    in the banner, and the companion serves all the same."""
+    missing = tmp_path / "no-such-folder"
+    cfg = config.parse({"web": {"port": free_port()}, "camera": {"source": f"files:{missing}"}})
+    out = io.StringIO()
+    d = daemon.Daemon(cfg, "127.0.0.1", tmp_path / "games.db", tmp_path, out=out, err=out)
+    d.start()
+    try:
+        assert d.table is not None
+        table = d.table
+        wait(lambda: table.status["camera"].startswith("error"), "the camera's error")
+        assert table.status["camera"] == (f"error: {missing} does not exist; trying again in 10 s")
+    finally:
+        d.stop()
+    assert d.camera is None
+    assert f"camera:    files:{missing}" in out.getvalue()
