@@ -153,6 +153,79 @@ def test_B_20_two_candidates_that_cannot_be_read_after_a_hand_make_a_question() 
     assert (verdict.tile, verdict.alternatives) == (a, (b,))
 
 
+def scene_frames(
+    positions: dict[int, str], seed: int, over: int, arms: int = 2, rest: int = 4
+) -> list[np.ndarray]:
+    """`arms` photos with a hand over `over`, then `rest` photos without it, all of one scene
+    (pieces and light fixed): only the hand changes between them."""
+    _, colours, camera = table()
+    rng = np.random.default_rng([SEED, seed])
+    view = synth.scene(
+        rng, positions, synth.random_pieces(rng, positions), SIZE, "normal", None, colours, camera
+    )
+    light = synth.lighting(rng, SIZE, "normal", {})
+    return [synth.photo(rng, view, light, over).image for _ in range(arms)] + [
+        synth.photo(rng, view, light).image for _ in range(rest)
+    ]
+
+
+def far_apart(hexes: list[int]) -> tuple[int, int]:
+    """The two of `hexes` farthest apart: an arm reaching for one does not cross the other."""
+    pairs = [(a, b) for a in hexes for b in hexes if a < b]
+    return max(pairs, key=lambda p: float(np.hypot(*np.subtract(geometry.centre(p[0]),
+                                                                  geometry.centre(p[1])))))  # fmt: skip
+
+
+def paint(frames: list[np.ndarray], h: int, colour: tuple[int, int, int]) -> None:
+    """Fill hex `h` of each frame with one BGR colour: how the camera misreads it there."""
+    registration = recogniser().register(frames[-1])
+    corners = registration.to_image(geometry.outline(*geometry.centre(h), 1.1))
+    for f in frames:
+        cv2.fillConvexPoly(f, np.round(corners).astype(np.int32), colour)
+
+
+GREY = (95, 100, 108)
+"""A dark grey tile's colour: what sea in a hard shadow with a person on it can look like."""
+
+
+def test_B_20_a_tile_taken_where_the_hand_was_that_still_reads_as_land_is_asked_about() -> None:
+    """B-20: the hand withdrew from a candidate and nothing reads as gone (its sea passes for a
+    dark tile): the phone is asked, not left silent. Once people say it sank, the same land
+    reading there is no disagreement; after its sea has shown, a tile back there is."""
+    tiles, _, _ = table()
+    tracker = tracker_at_rest(tiles)
+    a = sorted(tracker._land_seen & set(synth.legal_sinks(tiles)))[0]
+    now = after_sinking(tiles, a)
+    frames = scene_frames(now, seed=8, over=a)
+    paint(frames[2:], a, GREY)
+    seen = [tracker.observe(f) for f in frames]
+    assert seen[:4] == [None] * 4 and seen[5] is None
+    verdict = seen[4]
+    assert verdict is not None and (verdict.kind, verdict.tile) == ("question", a)
+    tracker.expect(land(now), [])  # the players answer: it sank
+    assert [tracker.observe(f) for f in frames[2:]] == [None] * 4
+    assert [tracker.observe(f) for f in photos(now, 3, seed=9)] == [None] * 3  # its sea shows
+    back = [tracker.observe(f) for f in photos(tiles, 3, seed=10)]
+    assert back[2] is not None and (back[2].kind, back[2].disagree) == ("out_of_sync", (a,))
+
+
+def test_B_20_a_tile_gone_where_the_hand_was_not_is_asked_about_with_the_one_it_was_over() -> None:
+    """B-20: one candidate reads as gone (glare on it), but the hand withdrew from another
+    candidate that cannot be read now; that one may be the tile that left, so the phone asks,
+    naming both, rather than proposing the first."""
+    tiles, _, _ = table()
+    tracker = tracker_at_rest(tiles)
+    misread, taken = far_apart(sorted(tracker._land_seen & set(synth.legal_sinks(tiles))))
+    frames = scene_frames(after_sinking(tiles, taken), 11, over=taken)
+    paint(frames[2:], taken, (130, 40, 90))  # a purple sleeve: unreadable
+    paint(frames, misread, tuple(int(c) for c in synth.COLOURS["sea"]))  # type: ignore[arg-type]
+    seen = [tracker.observe(f) for f in frames]
+    assert seen[:4] == [None] * 4
+    verdict = seen[4]
+    assert verdict is not None and verdict.kind == "question"
+    assert (verdict.tile, verdict.alternatives) == (misread, (taken,))
+
+
 def test_expect_refuses_candidates_that_are_not_land_and_says_which() -> None:
     """B-21: a candidate is a land tile still there; anything else is a caller's mistake."""
     tracker = Tracker(recogniser())

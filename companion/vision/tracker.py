@@ -10,9 +10,12 @@ and hides nothing else). Then it compares with what the game believes:
   sea → ``out_of_sync``, never a guess; proposals wait until the board matches the game again,
   and then ``in_sync`` is said once;
 - after a hand was over the board (a tile leaves in a hand; without motion a change is noise),
-  one legal candidate clearly gone and no other looking like sea → ``sunk``;
-- two candidates looking like sea, weak evidence, or a candidate that showed its tile plainly
-  at the last rest and cannot be read now → ``question``, best first;
+  one legal candidate clearly gone, no other looking like sea, and the hand last over that
+  one or over no candidate → ``sunk``;
+- two candidates looking like sea, weak evidence, a candidate that showed its tile plainly
+  at the last rest and cannot be read now, or a hand last over a candidate other than the
+  one that reads as gone (or over candidates while none reads as gone) → ``question``, best
+  first;
 - otherwise nothing: the board agrees with the game, and the tracker remembers which tiles it
   saw plainly.
 """
@@ -112,10 +115,12 @@ class _Reading:
             observation.median,
         )
 
-    def moved(self, other: _Reading) -> bool:
+    def moved(self, other: _Reading) -> frozenset[int]:
+        """The hexes whose colour changed since `other` (empty: too few to be motion)."""
         change = self.colour - other.colour
         change -= np.median(change, axis=0)  # the camera's exposure, not motion
-        return int((np.abs(change).max(axis=1) > MOVED).sum()) >= MOTION
+        rows = np.flatnonzero(np.abs(change).max(axis=1) > MOVED)
+        return frozenset(_HEXES[k] for k in rows) if len(rows) >= MOTION else frozenset()
 
 
 def _sigmoid(x: float) -> float:
@@ -143,6 +148,14 @@ class Tracker:
         self._moved = True
         """Something moved over the board since then, not yet accounted for by a verdict (at
         the start nothing is accounted for: a tile may have left before the camera looked)."""
+        self._touched: frozenset[int] = frozenset()
+        """The hexes that changed as the board last came to rest: where the hand withdrew from,
+        so where a tile it took had lain."""
+        self._asked: frozenset[int] = frozenset()
+        """The candidates of the last question."""
+        self._overruled: set[int] = set()
+        """Tiles people said had sunk when the tracker asked without seeing them go: until
+        their sea shows, reading them as land again is the same doubt, not news."""
 
     def expect(self, land: Iterable[int], candidates: Iterable[int]) -> None:
         """What the game believes now: the land hexes (engine hex ids) still holding a tile, and
@@ -155,6 +168,8 @@ class Tracker:
             raise ValueError(f"not land positions: {', '.join(map(board.name, strange))}")
         if not candidates <= land:
             raise ValueError("every candidate must be among the land hexes")
+        self._overruled |= (self.land - land) & self._asked
+        self._overruled -= land
         self.land, self.candidates = land, candidates
         self._restart()
         self._said.clear()
@@ -178,9 +193,10 @@ class Tracker:
             self._restart()
             return None
         reading = _Reading.of(observation)
-        if self._last is not None and reading.moved(self._last):
+        moved = frozenset() if self._last is None else reading.moved(self._last)
+        if moved:
             self._restart()
-            self._moved = True
+            self._moved, self._touched = True, moved
         self._last = reading
         p = np.clip(reading.sea, 1e-12, 1 - 1e-12)
         self._evidence += reading.seen * np.clip(np.log(p / (1 - p)), -CLIP, CLIP)
@@ -209,12 +225,14 @@ class Tracker:
         sea = np.where(seen >= SEEN, self._evidence / np.maximum(self._weight, 1e-9), 0.0)
         score = {h: float(sea[_ROW[h]]) for h in geometry.LAND}  # hidden: no evidence
         gone_elsewhere = [h for h in self.land - self.candidates if score[h] > PLAIN]
-        back = [h for h in set(geometry.LAND) - self.land if score[h] < -PLAIN]
+        self._overruled -= {h for h in self._overruled if score[h] > SURE}
+        back = [h for h in set(geometry.LAND) - self.land - self._overruled if score[h] < -PLAIN]
         ranked = sorted(self.candidates, key=lambda h: (-score[h], h))
         clear_gone = [h for h in ranked if score[h] > PLAIN]
         if gone_elsewhere or back or len(clear_gone) > 1:
             disagree = tuple(sorted(gone_elsewhere + back + clear_gone))
             what = ", ".join(board.name(h) for h in disagree)
+            self._moved = False  # the motion is accounted for: it made the disagreement
             return Verdict(
                 "out_of_sync",
                 confidence=_sigmoid(max(abs(score[h]) for h in disagree) - SURE),
@@ -240,6 +258,12 @@ class Tracker:
             unread = [h for h in ranked if score[h] > -SURE]
             if not suspects and len(unread) == 1 < len(ranked):
                 suspects = unread
+        # Where the hand withdrew from as the board came to rest: a tile it took lay there.
+        touched = [h for h in ranked if h in self._touched] if self._moved else []
+        if not suspects:
+            # Nothing reads as gone, but the hand was over candidates (the sea where a tile lay
+            # in a hard shadow can pass for a dark tile): ask rather than stay silent.
+            suspects = touched
         if not suspects:
             self._land_seen, self._moved = land_seen, False
             return None
@@ -247,7 +271,10 @@ class Tracker:
         best = suspects[0]
         others = suspects[1:]
         runner = score[ranked[1]] if len(ranked) > 1 else -CLIP
-        if score[best] > SURE and not others:
+        # A tile that reads as gone away from where the hand was is doubtful when the hand was
+        # over another candidate: that one may have left unseen (under people, in glare).
+        elsewhere = [h for h in touched if h != best] if best not in touched else []
+        if score[best] > SURE and not others and not elsewhere:
             self._land_seen = land_seen
             return Verdict(
                 "sunk",
@@ -256,10 +283,14 @@ class Tracker:
                 detail=f"The tile at {board.name(best)} has left the board "
                 f"({frames} frames at rest; next best {runner:+.1f} log-odds).",
             )
+        alternatives = (
+            tuple(others) or tuple(elsewhere) or tuple(h for h in ranked[:2] if h != best)
+        )
+        self._asked = frozenset((best, *alternatives))
         return Verdict(
             "question",
             best,
-            tuple(others) or tuple(h for h in ranked[:2] if h != best),
+            alternatives,
             confidence=_sigmoid(score[best] - max(runner, 0.0)),
             detail=f"The tile at {board.name(best)} may have left the board "
             f"({score[best]:+.1f} log-odds of sea; next best {runner:+.1f}).",
