@@ -14,7 +14,6 @@ import logging
 import random
 import threading
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -28,13 +27,6 @@ from companion.web import create_app
 from companion.web.errors import BUG
 from tests.playing import PLAYERS, first, mirror, play_setup
 from tests.web_support import close, phone, started_table, table_config
-
-
-@pytest.fixture
-def table(tmp_path: Path) -> Iterator[Table]:
-    table = started_table(tmp_path / "games.db")
-    yield table
-    close(table)
 
 
 @pytest.fixture

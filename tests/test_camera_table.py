@@ -4,26 +4,14 @@ or rejected proposal never acts; a board that disagrees with the game pauses pro
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from companion.commands import REFEREE, SPECTATOR, Command, Event, Reply
 from companion.engine import board
-from companion.store import Store
 from companion.table import Subscriber, Table
 from tests.playing import mirror, new_game, play_until
-
-
-@pytest.fixture
-def table(tmp_path: Path) -> Iterator[Table]:
-    table = Table(Store(tmp_path / "games.db"))
-    table.start()
-    yield table
-    table.stop()
-    table.store.close()
 
 
 @pytest.fixture

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import io
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 import cv2
@@ -17,21 +17,11 @@ from companion import config, daemon
 from companion.camera import Camera
 from companion.commands import SPECTATOR
 from companion.engine import board
-from companion.store import Store
 from companion.table import Table
 from companion.vision import synth
 from companion.vision.calibrate import load as load_calibration
 from tests.daemon_support import free_port
 from tests.playing import new_game, play_until
-
-
-@pytest.fixture
-def table(tmp_path: Path) -> Iterator[Table]:
-    table = Table(Store(tmp_path / "games.db"))
-    table.start()
-    yield table
-    table.stop()
-    table.store.close()
 
 
 def wait(condition: Callable[[], object], what: str, timeout: float = 20.0) -> None:

@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -16,7 +14,6 @@ from companion.commands import Command
 from companion.engine import Game, Rules, notation, violations
 from companion.engine.rules import OPTIONS
 from companion.engine.state import OFF, SEA
-from companion.store import Store
 from companion.table import Table
 from tests.playing import mirror, new_game, play_setup, play_until
 
@@ -80,15 +77,6 @@ def test_E_4_E_6_the_checker_knows_the_1986_counts() -> None:
     assert "a dolphin protects" in found
     assert "3 boats on the board; setup and boat tiles gave 2" in found
     assert "1 dolphins came out for 0 dolphin tiles shown" in found
-
-
-@pytest.fixture
-def table(tmp_path: Path) -> Iterator[Table]:
-    table = Table(Store(tmp_path / "games.db"))
-    table.start()
-    yield table
-    table.stop()
-    table.store.close()
 
 
 def test_E_1_a_1986_game_through_the_table_is_stored_and_replays_unchanged(table: Table) -> None:

@@ -4,7 +4,6 @@ companion"), and reached through the JSON API like a Survive game."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -26,15 +25,6 @@ DIVE = ["dive", {"skiffs": [{"tile": "A7", "depth": 2, "resource": "red", "barre
 MIXED = ["dive_faces", [["barrel", "barrel"], ["toxicity"]]]
 RESEARCH = ["research", {"dice": 4, "artifacts": {"delvers": 2}}]
 WILD_ROLL = ["research_faces", ["wild", "blue", "blue", "currency:2"]]
-
-
-@pytest.fixture
-def table(tmp_path: Path) -> Iterator[Table]:
-    table = Table(Store(tmp_path / "games.db"))
-    table.start()
-    yield table
-    table.stop()
-    table.store.close()
 
 
 def start(table: Table, **args: Any) -> int:

@@ -7,7 +7,6 @@ import os
 import socket
 import threading
 import uuid
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -49,16 +48,6 @@ def test_watchdog_interval_is_half_of_watchdog_usec_and_only_for_this_process() 
     assert notify.watchdog_interval(mine) == 1.0
     other = {"WATCHDOG_USEC": "2000000", "WATCHDOG_PID": str(os.getpid() + 1)}
     assert notify.watchdog_interval(other) is None
-
-
-@pytest.fixture
-def table(tmp_path: Path) -> Iterator[Table]:
-    store = Store(tmp_path / "games.db")
-    table = Table(store)
-    table.start()
-    yield table
-    table.stop()
-    store.close()
 
 
 def pinged(message: str) -> bool:

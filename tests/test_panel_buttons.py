@@ -3,9 +3,6 @@ through a real Table (`companion.panel.presses`): the one place every panel goes
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
-
 import pytest
 
 from companion.commands import Command
@@ -13,19 +10,8 @@ from companion.engine.game import PHASES
 from companion.panel import buttons
 from companion.panel.buttons import HOLD, PRESS, Meaning, Press, meaning
 from companion.panel.presses import TableDown, carry_out
-from companion.store import Store
 from companion.table import Table
 from tests.playing import first, mirror, new_game, play_until
-
-
-@pytest.fixture
-def table(tmp_path: Path) -> Iterator[Table]:
-    table = Table(Store(tmp_path / "games.db"))
-    table.start()
-    yield table
-    table.stop()
-    table.store.close()
-
 
 # -- the table of meanings ----------------------------------------------------------------
 

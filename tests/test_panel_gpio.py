@@ -20,7 +20,6 @@ from companion.panel import PanelError, pinout
 from companion.panel.buttons import HOLD, PRESS, Press
 from companion.panel.gestures import Gestures
 from companion.panel.gpio import LED_COLOURS, GpioPanel, led_colour
-from companion.store import Store
 from companion.table import Table
 from tests.daemon_support import free_port
 from tests.playing import first, mirror, new_game, play_until
@@ -53,15 +52,6 @@ def factory() -> Iterator[MockFactory]:
     finally:
         Device.pin_factory.reset()  # pins and reservations live on past the factory otherwise
         Device.pin_factory = saved
-
-
-@pytest.fixture
-def table(tmp_path: Path) -> Iterator[Table]:
-    table = Table(Store(tmp_path / "games.db"))
-    table.start()
-    yield table
-    table.stop()
-    table.store.close()
 
 
 @pytest.fixture

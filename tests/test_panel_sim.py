@@ -6,7 +6,7 @@ from __future__ import annotations
 import io
 import os
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +18,6 @@ from companion import config, daemon
 from companion.commands import SPECTATOR, Command
 from companion.panel.buttons import HOLD, PRESS, Press
 from companion.panel.sim import Keys, SimPanel
-from companion.store import Store
 from companion.table import Table
 from companion.web import create_app
 from companion.web import panel as on_screen
@@ -32,15 +31,6 @@ class Clock:
 
     def __call__(self) -> float:
         return self.t
-
-
-@pytest.fixture
-def table(tmp_path: Path) -> Iterator[Table]:
-    table = Table(Store(tmp_path / "games.db"))
-    table.start()
-    yield table
-    table.stop()
-    table.store.close()
 
 
 def wait_for(condition: Callable[[], Any], timeout: float = 5.0) -> Any:

@@ -8,7 +8,6 @@ import random
 import sqlite3
 import threading
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -19,15 +18,6 @@ from companion.engine import Game, notation
 from companion.store import Store
 from companion.table import Subscriber, Table
 from tests.playing import first, mirror, new_game, play_setup, play_until
-
-
-@pytest.fixture
-def table(tmp_path: Path) -> Iterator[Table]:
-    table = Table(Store(tmp_path / "games.db"))
-    table.start()
-    yield table
-    table.stop()
-    table.store.close()
 
 
 def follow(table: Table, view: Any = "referee") -> list[Event]:

@@ -6,7 +6,6 @@ from __future__ import annotations
 import base64
 import json
 import zlib
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -19,14 +18,7 @@ from companion.table import Table
 from companion.web import create_app
 from companion.web.session import PinGuard
 from tests.playing import PLAYERS, first, mirror, play_setup
-from tests.web_support import PIN, close, phone, started_table, table_config
-
-
-@pytest.fixture
-def table(tmp_path: Path) -> Iterator[Table]:
-    table = started_table(tmp_path / "games.db")
-    yield table
-    close(table)
+from tests.web_support import PIN, phone, table_config
 
 
 @pytest.fixture

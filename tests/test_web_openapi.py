@@ -6,11 +6,9 @@ from __future__ import annotations
 import re
 import time
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator
-from pathlib import Path
+from collections.abc import Callable, Iterable
 from typing import Any
 
-import pytest
 import schemathesis
 from flask import Flask
 from hypothesis import HealthCheck, Phase, given, settings
@@ -19,18 +17,11 @@ from companion.table import Table
 from companion.web import create_app
 from companion.web.openapi import DOCUMENT
 from tests.playing import PLAYERS, play_setup
-from tests.web_support import close, phone, started_table, table_config
+from tests.web_support import phone, table_config
 
 EXAMPLES = 100
 """Examples per operation (16 operations): the run takes some 10 to 30 s."""
 LAN = "192.168.1.77"
-
-
-@pytest.fixture
-def table(tmp_path: Path) -> Iterator[Table]:
-    table = started_table(tmp_path / "games.db")
-    yield table
-    close(table)
 
 
 def api_routes(app: Flask) -> set[tuple[str, str]]:

@@ -6,7 +6,6 @@ from __future__ import annotations
 import subprocess
 import sys
 import zipfile
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -17,16 +16,9 @@ from flask import Flask, template_rendered
 from companion.table import Table
 from companion.web import assets, create_app
 from companion.web.pages import CSP
-from tests.web_support import close, phone, started_table, table_config
+from tests.web_support import phone, table_config
 
 REPO = Path(__file__).resolve().parent.parent
-
-
-@pytest.fixture
-def table(tmp_path: Path) -> Iterator[Table]:
-    table = started_table(tmp_path / "games.db")
-    yield table
-    close(table)
 
 
 @pytest.fixture

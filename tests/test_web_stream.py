@@ -6,8 +6,6 @@ from __future__ import annotations
 import json
 import time
 import urllib.request
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -19,14 +17,7 @@ from companion.engine import notation
 from companion.table import Table
 from companion.web import create_app, end_streams
 from tests.playing import PLAYERS, first, mirror, play_setup
-from tests.web_support import Stream, close, phone, served, started_table, table_config, wait_for
-
-
-@pytest.fixture
-def table(tmp_path: Path) -> Iterator[Table]:
-    table = started_table(tmp_path / "games.db")
-    yield table
-    close(table)
+from tests.web_support import Stream, phone, served, table_config, wait_for
 
 
 def make_app(table: Table, **settings: Any) -> Flask:
