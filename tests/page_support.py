@@ -229,6 +229,17 @@ class Phone:
         return True
 
 
+def seated(browser: Browser, url: str, *names: str) -> list[Phone]:
+    """A phone for each of `names`, joined with the PIN and seated in order from seat 1."""
+    phones = []
+    for seat, name in enumerate(names, 1):
+        phone = Phone.open(browser, url, name)
+        phone.join()
+        phone.take_seat(seat)
+        phones.append(phone)
+    return phones
+
+
 def same_seq(phones: list[Phone], timeout: float = 10.0) -> int:
     """Wait until every phone shows the same (latest) state; return its seq."""
     deadline = time.monotonic() + timeout

@@ -17,7 +17,14 @@ from playwright.sync_api import Browser
 from companion.camera import Camera
 from companion.engine import board
 from companion.vision import synth
-from tests.page_support import Live, Phone, lay_out, no_page_errors, no_small_targets, same_seq
+from tests.page_support import (
+    Live,
+    lay_out,
+    no_page_errors,
+    no_small_targets,
+    same_seq,
+    seated,
+)
 
 pytest_plugins = ["tests.page_fixtures"]
 pytestmark = pytest.mark.page
@@ -63,12 +70,7 @@ def test_B_9_the_camera_proposes_the_removed_tile_a_tap_confirms_it_and_out_of_s
     camera.start()
     try:
         wait(calibration.exists, "the camera learns the colours of the whole island")
-        ana = Phone.open(browser, live.url, "Ana")
-        ana.join()
-        ana.take_seat(1)
-        ben = Phone.open(browser, live.url, "Ben")
-        ben.join()
-        ben.take_seat(2)
+        ana, ben = seated(browser, live.url, "Ana", "Ben")
         same_seq([ana, ben])
         assert ana.page.locator("[data-camera]").count() == 0
 
@@ -127,9 +129,7 @@ def test_B_2_the_camera_reads_the_island_a_player_corrects_two_positions_and_con
     camera = Camera(live.table, f"files:{photo}", tmp_path / "calibration.json", interval=0.1)
     camera.start()
     try:
-        ana = Phone.open(browser, live.url, "Ana")
-        ana.join()
-        ana.take_seat(1)
+        (ana,) = seated(browser, live.url, "Ana")
         ana.page.wait_for_selector("[data-camera=proposal][data-kind=layout]", timeout=20_000)
         proposal = live.table.snapshot(game_id, "spectator")["camera"]["proposal"]
         read = proposal["layout"]

@@ -10,7 +10,14 @@ from playwright.sync_api import Browser
 
 from companion.engine import Game, board
 from companion.engine.state import LAND
-from tests.page_support import Live, Phone, lay_out, no_page_errors, no_small_targets, same_seq
+from tests.page_support import (
+    Live,
+    lay_out,
+    no_page_errors,
+    no_small_targets,
+    same_seq,
+    seated,
+)
 
 pytest_plugins = ["tests.page_fixtures"]
 pytestmark = pytest.mark.page
@@ -53,12 +60,7 @@ def test_B_29_B_43_the_attacked_player_alone_is_asked_and_repels_the_shark(
     game = live.play(game_id, next(a for a in game.legal_actions() if a[0] == "sink"))
     assert game.phase == "back" and game.state.turn == 1
 
-    ana = Phone.open(browser, live.url, "Ana")
-    ana.join()
-    ana.take_seat(1)
-    ben = Phone.open(browser, live.url, "Ben")
-    ben.join()
-    ben.take_seat(2)
+    ana, ben = seated(browser, live.url, "Ana", "Ben")
     same_seq([ana, ben])
 
     # Ben tells his red tile on his phone; Ana's phone offers nothing and learns nothing.

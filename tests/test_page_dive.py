@@ -7,7 +7,14 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Browser
 
-from tests.page_support import Live, Phone, lay_out, no_page_errors, no_small_targets, same_seq
+from tests.page_support import (
+    Live,
+    lay_out,
+    no_page_errors,
+    no_small_targets,
+    same_seq,
+    seated,
+)
 
 pytest_plugins = ["tests.page_fixtures"]
 pytestmark = pytest.mark.page
@@ -20,9 +27,7 @@ def test_D_3_D_4_a_starfish_and_a_D_on_the_dive_dice(browser: Browser, live: Liv
     game = live.play(game_id, game.legal_actions()[0])  # a tile sinks
     game = live.play(game_id, ["back", "whale"])  # a whale comes out
     assert game.phase == "roll"
-    ana = Phone.open(browser, live.url, "Ana")
-    ana.join()
-    ana.take_seat(1)
+    (ana,) = seated(browser, live.url, "Ana")
     assert ana.mine and ana.phase == "roll"
     page = ana.page
     # Die 1 and die 2, each with every face, the starfish and the D in words.

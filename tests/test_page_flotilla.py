@@ -10,7 +10,7 @@ from playwright.sync_api import Browser
 
 from companion.commands import Command
 from companion.flotilla import NOT_VERIFIED
-from tests.page_support import Live, Phone, no_page_errors, no_small_targets, same_seq
+from tests.page_support import Live, Phone, no_page_errors, no_small_targets, same_seq, seated
 from tests.test_flotilla_table import DIVE, PLAYERS
 
 pytest_plugins = ["tests.page_fixtures"]
@@ -23,9 +23,7 @@ def test_F_1_F_2_a_dive_with_mixed_results_and_a_research_with_a_wild_die(
     """F-1: two barrels, one toxicity; the barrels go where the player taps. F-2: a wild die
     beside two blue ones: the best choice (blue, the Delvers pay out) comes first."""
     live.new_game(kind="flotilla", players=PLAYERS, roll="entered")
-    ana = Phone.open(browser, live.url, "Ana")
-    ana.join()
-    ana.take_seat(1)
+    (ana,) = seated(browser, live.url, "Ana")
     page = ana.page
     assert ana.mine and ana.phase == "turn"
 

@@ -7,7 +7,14 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Browser
 
-from tests.page_support import Live, Phone, lay_out, no_page_errors, no_small_targets, same_seq
+from tests.page_support import (
+    Live,
+    lay_out,
+    no_page_errors,
+    no_small_targets,
+    same_seq,
+    seated,
+)
 
 pytest_plugins = ["tests.page_fixtures"]
 pytestmark = pytest.mark.page
@@ -16,12 +23,7 @@ pytestmark = pytest.mark.page
 def test_a_physical_turn_told_on_the_phone_and_corrected(browser: Browser, live: Live) -> None:
     game_id = live.new_game(mode="physical", seed=11)
     lay_out(live, game_id)
-    ana = Phone.open(browser, live.url, "Ana")
-    ana.join()
-    ana.take_seat(1)
-    ben = Phone.open(browser, live.url, "Ben")
-    ben.join()
-    ben.take_seat(2)
+    ana, ben = seated(browser, live.url, "Ana", "Ben")
     same_seq([ana, ben])
     assert ana.phase == "move" and ana.mine and not ben.mine
 

@@ -9,7 +9,7 @@ import pytest
 from playwright.sync_api import Browser
 
 from companion.engine import Game
-from tests.page_support import Live, Phone, no_page_errors, no_small_targets, same_seq
+from tests.page_support import Live, no_page_errors, no_small_targets, same_seq, seated
 
 pytest_plugins = ["tests.page_fixtures"]
 pytestmark = pytest.mark.page
@@ -44,12 +44,7 @@ def up_to_the_volcano(live: Live, game_id: int) -> None:
 def test_P_6_B_32_a_tie_broken_by_fewer_turns(browser: Browser, live: Live) -> None:
     game_id = live.new_game(mode="digital", seed=SEED)
     up_to_the_volcano(live, game_id)
-    ana = Phone.open(browser, live.url, "Ana")
-    ana.join()
-    ana.take_seat(1)
-    ben = Phone.open(browser, live.url, "Ben")
-    ben.join()
-    ben.take_seat(2)
+    ana, ben = seated(browser, live.url, "Ana", "Ben")
     ben.page.select_option("[data-field=language]", "fr")
     ana.page.select_option("[data-field=language]", "es")
     same_seq([ana, ben])
