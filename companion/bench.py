@@ -105,6 +105,7 @@ def _playout(game: Game, rng: random.Random) -> int:
 
 ALL_KITS = Rules(("base", "five-six", "overpopulated", "dive-dice", "squid"))
 """The heaviest table: 6 players with every kit of the mini-expansion box."""
+ESCAPE_1986 = Rules(("escape-1986",))
 
 
 def playouts(rules: Rules, players: int, seconds: float) -> tuple[float, float]:
@@ -123,6 +124,7 @@ def engine(seconds: float = 4.0) -> dict[str, float]:
     rules = Rules()
     per_s, per_game = playouts(rules, 4, seconds)
     all_kits, _ = playouts(ALL_KITS, 6, seconds)
+    escape_1986, _ = playouts(ESCAPE_1986, 4, seconds)
     # One apply plus the legal_actions that follows it, timed per decision.
     rng = random.Random(1)
     samples: list[float] = []
@@ -142,6 +144,7 @@ def engine(seconds: float = 4.0) -> dict[str, float]:
         "engine.decisions_per_game": round(per_game, 1),
         "engine.action_p99_ms": round(1000 * samples[int(0.99 * len(samples))], 4),
         "engine.playouts_per_s_all_kits": round(all_kits, 1),
+        "engine.playouts_per_s_1986": round(escape_1986, 1),
     }
 
 

@@ -112,6 +112,7 @@ def test_bench_engine_section_shape(
         "engine.decisions_per_game",
         "engine.action_p99_ms",
         "engine.playouts_per_s_all_kits",
+        "engine.playouts_per_s_1986",
     }
     assert all(isinstance(v, (int, float)) and v > 0 for v in figures.values())
 
