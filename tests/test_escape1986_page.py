@@ -22,8 +22,10 @@ def test_the_wizard_offers_the_1986_ruleset_and_the_phone_shows_the_spin(
     page.click("[data-go=setup]")
     page.click("[data-go=next]")
     assert not page.locator("[data-spinner_sectors]").count()  # only with the 1986 ruleset
+    page.click("[data-own_values_visible=yes]")  # then hidden by the 1986 ruleset: not sent
     page.click("[data-module=escape-1986]")
     assert page.get_attribute("[data-module=escape-1986]", "aria-pressed") == "true"
+    assert not page.locator("[data-own_values_visible]").count()  # E-4: no values in 1986
     assert page.is_disabled("[data-module=dive-dice]")  # E-7: played alone
     assert page.locator("[data-spinner_sectors=uniform]").count() == 1
     assert "unverified" in page.inner_text("[data-spinner_sectors=uniform]").lower()
@@ -37,6 +39,7 @@ def test_the_wizard_offers_the_1986_ruleset_and_the_phone_shows_the_spin(
     rules = live.mirror(game_id).state.rules
     assert rules.modules == ("escape-1986",)
     assert rules.option("entrances_per_island") == "2"
+    assert rules.option("own_values_visible") == "no"
     phone.take_seat(1)
 
     game = lay_out(live, game_id)

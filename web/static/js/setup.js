@@ -9,6 +9,11 @@ import { CAPTAINS, flotillaSetup, flotillaRequest } from "./flotilla.js";
 
 // Options shown only with their module: the squid's entry, the 1986 spinner and board.
 const OPTION_MODULE = { squid_entry: "squid", spinner_sectors: "escape-1986", entrances_per_island: "escape-1986" };
+// Options that mean nothing with a module: 1986 people carry no values (E-4).
+const OPTION_NOT_WITH = { own_values_visible: "escape-1986" };
+const offered = (o) =>
+  (!OPTION_MODULE[o.name] || draft.modules.has(OPTION_MODULE[o.name])) &&
+  !draft.modules.has(OPTION_NOT_WITH[o.name]);
 const STEPS = ["players", "rules", "table"];
 const FLOTILLA_STEPS = ["players", "flotilla"];
 const steps = () => (draft.kind === "flotilla" ? FLOTILLA_STEPS : STEPS);
@@ -142,7 +147,7 @@ function rulesStep(rules, redraw) {
       }, has(`module.${m.name}`) ? t(`module.${m.name}`) : m.text),
       h("p", { class: "explain", text: t(`module.${m.name}.explain`) }));
   });
-  const options = rules.options.filter((o) => !OPTION_MODULE[o.name] || draft.modules.has(OPTION_MODULE[o.name]));
+  const options = rules.options.filter(offered);
   const optionRows = options.map((o) => h("li", { class: "option" },
     h("p", { class: "option-title", text: t(`option.${o.name}.title`) }),
     h("p", { class: "explain", text: has(`option.${o.name}`) ? t(`option.${o.name}`) : o.text }),
@@ -181,7 +186,8 @@ function request() {
   const body = {
     players: draft.players.map((p, i) => ({ name: p.name.trim() || t("player.seat", { n: i + 1 }), colour: p.colour })),
     modules,
-    options: draft.options,
+    // Only the options on the screen: one hidden keeps its default, whatever was tapped before.
+    options: Object.fromEntries(Object.entries(draft.options).filter(([name]) => offered({ name }))),
     mode: draft.mode,
     layout: draft.layout,
   };
