@@ -326,9 +326,9 @@ function ending(snapshot) {
       h("small", { text: ` (${r.rule})` }));
   });
   const guilds = result.guilds.filter((g) => g.most.length).map((g) => h("li", { class: "reason", dataset: { guild: g.guild } },
-    h("strong", { text: guildName(g.guild) }), " ",
+    h("strong", { text: `${guildName(g.guild)}:` }), " ",
     t("flotilla.guild.most", { names: g.most.map(name).join(", ") }),
-    g.friendly ? ` ${t("flotilla.guild.friendly")}` : g.second.length ? ` ${t("flotilla.guild.second", { names: g.second.map(name).join(", ") })}` : "",
+    g.friendly ? `; ${t("flotilla.guild.friendly")}` : g.second.length ? `; ${t("flotilla.guild.second", { names: g.second.map(name).join(", ") })}` : "",
     h("small", { text: " (F-5)" })));
   const winners = result.winners.map(name).join(", ");
   return h("section", { class: "end" },
