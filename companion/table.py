@@ -212,8 +212,8 @@ class Table:
         self._on_thread(job)
 
     def expected_board(self) -> dict[str, Any] | None:
-        """What the camera should see of the current game: ``game``, ``at`` (the last action in
-        force), ``phase``, ``tiles`` (each hex still holding a tile → its terrain) and
+        """What the camera should see of the current game: ``game``, ``at`` (`_last`: it changes
+        with every action, undo and correction), ``phase``, ``tiles`` (each hex still holding a tile → its terrain) and
         ``candidates`` (the tiles that may sink now; empty when no sinking is due). None
         without a game in play."""
 
@@ -284,6 +284,8 @@ class Table:
 
     def _handle(self, command: Command) -> Reply:
         try:
+            if command.source == "camera" and command.intent is not None:
+                raise Refused(CAMERA_ONLY_PROPOSES)
             if command.intent == "new_game":
                 return self._new_game(command)
             session = self._session(command.game)
@@ -654,26 +656,28 @@ class Table:
         action, args = command.action, command.args
         watch = self._watch(session)
         at = _last(session)
-        if action is not None and action[0] == "terrain":
-            doubtful = tuple(args.get("doubtful", ()))
-            proposal = Proposal(watch.ids + 1, at, layout=self._to_lay(session, args.get("layout")),
-                                doubtful=doubtful)  # fmt: skip
+        if action and action[0] == "terrain":
+            layout = self._to_lay(session, args.get("layout"))
+            doubtful = _hexes(args.get("doubtful", []), "doubtful")
+            if not set(doubtful) <= set(layout):
+                raise Refused("the doubtful positions must be among the layout's")
+            proposal = Proposal(watch.ids + 1, at, layout=layout, doubtful=doubtful)
             said = "the island's layout"
-        elif action is not None and action[0] == "sink" and len(action) == 2:
-            choices = (action[1], *args.get("alternatives", ()))
+        elif action and action[0] == "sink" and len(action) == 2:
+            choices = _hexes([action[1], *_listed(args.get("alternatives", []))], "a sunk tile")
             legal = {a[1] for a in session.game.legal_actions() if a[0] == "sink"}
-            wrong = [engine.board.name(h) for h in choices if h not in legal]
+            wrong = [_hex_name(h) for h in choices if h not in legal]
             if wrong:
                 raise Refused(
                     f"{', '.join(wrong)} may not sink now: the camera's view is out of date"
                 )
-            proposal = Proposal(watch.ids + 1, at, choices, float(args.get("confidence", 0)))
+            confidence = args.get("confidence", 0.0)
+            if not _fraction(confidence):
+                raise Refused(f"a confidence is a number from 0 to 1, not {confidence!r}")
+            proposal = Proposal(watch.ids + 1, at, choices, float(confidence))
             said = "the tile at " + " or ".join(engine.board.name(h) for h in choices) + " sank"
         else:
-            raise Refused(
-                "the camera only proposes a sunk tile or the island's layout; a player confirms "
-                "or rejects it"
-            )
+            raise Refused(CAMERA_ONLY_PROPOSES)
         if watch.rejected == (at, proposal.what):
             raise Refused(
                 "the players turned this proposal down; it stays down until the board changes"
@@ -693,11 +697,10 @@ class Table:
         land, laid = engine.board.LAND, game.state.layout
         if not isinstance(layout, dict):
             raise Refused("a layout gives each land position's terrain")
-        extra = [h for h in layout if h not in land[laid:]]
+        extra = [h for h in layout if not _is_hex(h) or h not in land[laid:]]
         missing = [h for h in land[laid:] if h not in layout]
         if extra:
-            where = engine.board.name(extra[0]) if extra[0] in land else repr(extra[0])
-            raise Refused(f"{where} is not a land position still to lay")
+            raise Refused(f"{_hex_name(extra[0])} is not a land position still to lay")
         if missing:
             raise Refused(f"the layout lacks {engine.board.name(missing[0])}")
         wrong = [h for h in land[laid:] if layout[h] not in TERRAINS]
@@ -742,11 +745,23 @@ class Table:
     def _lay(self, session: Session, command: Command, proposed: dict[int, str]) -> Reply:
         """The island as proposed, with the players' corrections (``args.layout``), laid
         position by position: each a stored fact, correctable like a tapped one."""
-        layout = self._to_lay(session, {**proposed, **command.args.get("layout", {})})
+        corrections = command.args.get("layout", {})
+        if not isinstance(corrections, dict):
+            raise Refused("the corrections give positions and their terrains")
+        layout = self._to_lay(session, {**proposed, **corrections})
         quiet = replace(command, request_id="")
         for n, terrain in enumerate(layout.values(), 1):
-            # The request id goes with the last: a resent confirm finds the island laid.
-            reply = self._act(session, command if n == len(layout) else quiet, ["terrain", terrain])
+            try:
+                # The request id goes with the last: a resent confirm finds the island laid.
+                reply = self._act(session, command if n == len(layout) else quiet,
+                                  ["terrain", terrain])  # fmt: skip
+            except Refused as e:
+                if n == 1:
+                    raise
+                raise Refused(
+                    f"{n - 1} of {len(layout)} positions were laid; then: {e.message}. Lay the "
+                    "rest by hand, or confirm what the camera proposes next"
+                ) from None
         self._watch(session).proposal = None
         return replace(reply, message=f"the island is laid: {len(layout)} positions")
 
@@ -781,9 +796,43 @@ class Table:
 
 
 def _last(session: Session) -> int:
-    """The sequence number of the last action in force (0 before any): it changes with every
-    action, undo and correction."""
-    return session.log[-1].seq if session.log else 0
+    """The highest sequence number in force (0 before any): it changes with every action, undo
+    and correction (a corrected action is stored anew, under the next number)."""
+    return max((row.seq for row in session.log), default=0)
+
+
+CAMERA_ONLY_PROPOSES = (
+    "the camera only proposes a sunk tile or the island's layout; a player confirms or rejects it"
+)
+
+
+def _is_hex(h: Any) -> bool:
+    return isinstance(h, int) and not isinstance(h, bool) and 0 <= h < engine.board.SIZE
+
+
+def _hex_name(h: Any) -> str:
+    """A hex as people write it, when it is one; else as it was given (for a refusal)."""
+    return engine.board.name(h) if _is_hex(h) else repr(h)
+
+
+def _listed(value: Any) -> list[Any]:
+    if not isinstance(value, list | tuple):
+        raise Refused(f"a list of hexes was expected, not {value!r}")
+    return list(value)
+
+
+def _hexes(value: Any, what: str) -> tuple[int, ...]:
+    """`value` as land positions (engine hex numbers), or Refused naming what is wrong."""
+    hexes = tuple(_listed(value))
+    wrong = [h for h in hexes if not (_is_hex(h) and h in engine.board.LAND)]
+    if wrong:
+        raise Refused(f"{what}: {_hex_name(wrong[0])} is not a land position")
+    return hexes
+
+
+def _fraction(value: Any) -> bool:
+    """A real number from 0 to 1 (NaN is not)."""
+    return isinstance(value, int | float) and not isinstance(value, bool) and 0 <= value <= 1
 
 
 INTENTS: dict[str, Callable[[Table, Session, Command], Reply]] = {

@@ -9,7 +9,8 @@ from typing import Any
 import pytest
 
 from companion.commands import REFEREE, SPECTATOR, Command, Event, Reply
-from companion.engine import board
+from companion.engine import IllegalAction, Rules, board, replay
+from companion.kinds import FACTS
 from companion.table import Subscriber, Table
 from tests.playing import mirror, new_game, play_until
 
@@ -285,3 +286,161 @@ def test_B_2_the_island_read_by_the_camera_is_corrected_then_laid_by_one_confirm
         ["terrain", {**layout, **swapped}[h]] for h in board.LAND[1:]
     ]
     assert propose(table, game_id, board.LAND[0]).accepted is False  # no sinking at setup
+
+
+@pytest.mark.rule("B-9")
+def test_B_9_a_camera_command_never_starts_a_game(table: Table) -> None:
+    """B-9: the camera only proposes; starting a game is a person's doing, with or without a
+    seat named."""
+    game_id = new_game(table, seed=5)
+    for seat in (None, 0):
+        args = {"players": [{"name": "A"}, {"name": "B"}]}
+        reply = table.call(Command("camera", seat, "", None, intent="new_game", args=args))
+        assert not reply.accepted and "only proposes" in reply.message
+    assert [g.id for g in table.read(table.store.games)] == [game_id]
+
+
+def harmless_correction(table: Table, game_id: int) -> tuple[int, list[Any]] | None:
+    """A fact before the last action, and another outcome for it after which every later
+    action still stands (so the correction drops nothing); None when there is none."""
+    record = table.read(lambda: table.store.game(game_id))
+    rows = table.read(lambda: table.store.log(game_id))
+    assert record is not None
+    rules, n = Rules.from_json(record.rules), len(record.players)
+    actions = [r.action for r in rows]
+    for i, row in enumerate(rows[:-1]):
+        if row.action[0] not in FACTS:
+            continue
+        before = replay(rules, n, record.seed, record.mode, actions[:i])
+        for other in before.legal_actions():
+            if list(other) == row.action:
+                continue
+            try:
+                replay(
+                    rules,
+                    n,
+                    record.seed,
+                    record.mode,
+                    [*actions[:i], list(other), *actions[i + 1 :]],
+                )
+            except IllegalAction:
+                continue
+            return row.seq, list(other)
+    return None
+
+
+@pytest.mark.rule("B-9")
+def test_B_9_a_correction_of_an_earlier_fact_makes_an_open_proposal_stale(
+    table: Table, sinking: tuple[int, list[int]]
+) -> None:
+    """B-9: a proposal answers the game as it was; once an earlier fact is corrected, even one
+    that drops nothing after it, the proposal is closed and its confirm refused."""
+    game_id, tiles = sinking
+    correction = harmless_correction(table, game_id)
+    while correction is None:  # a later turn, with more facts of the table behind it
+        assert table.call(Command("cli", None, "", game_id, action=["sink", tiles[0]])).accepted
+        game = play_until(table, game_id, "sink")
+        tiles = [a[1] for a in game.legal_actions() if a[0] == "sink"]
+        correction = harmless_correction(table, game_id)
+    seq, action = correction
+    assert propose(table, game_id, tiles[0]).accepted
+    pid = camera(table, game_id)["proposal"]["id"]  # type: ignore[index]
+    fix = table.call(
+        Command("phone", None, "", game_id, intent="correct", args={"seq": seq, "action": action})
+    )
+    assert fix.accepted and "0 action(s) dropped" in fix.message, fix.message
+    assert camera(table, game_id) is None
+    seat = mirror(table, game_id).state.turn
+    refused = answer(table, game_id, "confirm_proposal", seat, id=pid)
+    assert not refused.accepted and "no longer open" in refused.message
+
+
+@pytest.mark.rule("B-9")
+@pytest.mark.parametrize(
+    ("action", "args", "said"),
+    [
+        (["sink", "x"], {}, "'x' is not a land position"),
+        (["sink", None], {}, "None is not a land position"),
+        (["sink", 10**6], {}, "1000000 is not a land position"),
+        (["sink", True], {}, "True is not a land position"),
+        ([], {}, "only proposes"),
+        (["sink", "TILE"], {"alternatives": 5}, "a list of hexes"),
+        (["sink", "TILE"], {"alternatives": [[1]]}, "[1] is not a land position"),
+        (["sink", "TILE"], {"alternatives": [{}]}, "{} is not a land position"),
+        (["sink", "TILE"], {"confidence": "abc"}, "a confidence is a number from 0 to 1"),
+        (["sink", "TILE"], {"confidence": None}, "a confidence is a number from 0 to 1"),
+        (["sink", "TILE"], {"confidence": float("nan")}, "a confidence is a number from 0 to 1"),
+        (["sink", "TILE"], {"confidence": 7}, "a confidence is a number from 0 to 1"),
+    ],
+)
+def test_B_9_garbage_from_the_camera_is_refused_with_a_sentence_and_changes_nothing(
+    table: Table, sinking: tuple[int, list[int]], action: Any, args: dict[str, Any], said: str
+) -> None:
+    """B-9: whatever the camera sends, the Table answers with a refusal that says what is
+    wrong, proposes nothing and keeps serving every view."""
+    game_id, tiles = sinking
+    if action and action[1] == "TILE":
+        action = ["sink", tiles[0]]
+    reply = table.call(Command("camera", None, "", game_id, action=action, args=args))
+    assert not reply.accepted and said in reply.message
+    assert camera(table, game_id) is None
+    assert table.snapshot(game_id, SPECTATOR)["state"]
+
+
+@pytest.mark.rule("B-2")
+def test_B_2_a_layout_proposal_with_bad_doubts_or_corrections_is_refused_by_name(
+    table: Table,
+) -> None:
+    """B-2: the island's proposal names positions as people write them when it refuses one;
+    doubtful positions must be land positions of the layout; corrections must be a mapping."""
+    game_id = new_game(table, seed=5, mode="physical", layout="table")
+    layout = box_layout()
+
+    def offer(**args: Any) -> Reply:
+        return table.call(Command("camera", None, "", game_id, ["terrain", "beach"], args=args))
+
+    sea = board.parse("1.1")
+    assert sea not in board.LAND
+    off_land = offer(layout={**layout, sea: "beach"})
+    assert not off_land.accepted and "1.1 is not a land position still to lay" in off_land.message
+    for doubtful, said in (([999], "999 is not a land position"), (5, "a list of hexes")):
+        reply = offer(layout=layout, doubtful=doubtful)
+        assert not reply.accepted and said in reply.message
+    assert camera(table, game_id) is None
+    assert offer(layout=layout, doubtful=[board.LAND[3]]).accepted
+    pid = camera(table, game_id)["proposal"]["id"]  # type: ignore[index]
+    for corrections in (None, [1], "x", 5):
+        reply = answer(table, game_id, "confirm_proposal", 0, id=pid, layout=corrections)
+        assert not reply.accepted and "corrections give positions" in reply.message
+    assert stored(table, game_id) == []
+
+
+@pytest.mark.rule("B-2")
+def test_B_2_a_layout_cut_short_by_the_game_log_says_how_far_it_got(
+    table: Table, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """B-2: if the game log fails while a confirmed island is laid, the reply says how many
+    positions were laid (they stay, as stored facts) instead of claiming nothing happened."""
+    game_id = new_game(table, seed=5, mode="physical", layout="table")
+    reply = table.call(
+        Command("camera", None, "", game_id, ["terrain", "beach"], args={"layout": box_layout()})
+    )
+    assert reply.accepted
+    pid = camera(table, game_id)["proposal"]["id"]  # type: ignore[index]
+    append = table.store.append
+    calls = []
+
+    def failing(*args: Any, **kwargs: Any) -> int:
+        calls.append(1)
+        if len(calls) == 10:
+            raise OSError("disk full")
+        return append(*args, **kwargs)
+
+    monkeypatch.setattr(table.store, "append", failing)
+    reply = answer(table, game_id, "confirm_proposal", 0, id=pid)
+    assert not reply.accepted
+    assert reply.message.startswith("9 of 40 positions were laid; then: the action could not")
+    monkeypatch.setattr(table.store, "append", append)
+    assert [a for a, _ in stored(table, game_id)] == [
+        ["terrain", t] for t in list(box_layout().values())[:9]
+    ]
