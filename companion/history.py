@@ -89,9 +89,24 @@ SAYINGS = {
 }
 
 
-def say(event: dict[str, Any]) -> str:
+# Flotilla's events in words (its actions show the rest).
+FLOTILLA_SAYINGS = {
+    "dive_started": "{seat} dives",
+    "dive_rolled": "the dice show {faces}",
+    "dived": "{seat}: toxicity +{toxicity}, survivor +{survivor}, depleted {depleted}",
+    "research_started": "{seat} researches with {dice} dice",
+    "research_rolled": "the dice show {faces}",
+    "vp_taken": "{seat} takes {vp} VP ({supply} left in the supply)",
+    "end_triggered": "the VP supply is empty: the round ends, then one more turn each",
+    "final_scoring": "final scoring: {seats} count up",
+    "tallied": "{seat} has counted up",
+    "game_over": "the game is over",
+}
+
+
+def say(event: dict[str, Any], sayings: dict[str, str] = SAYINGS) -> str:
     data = {k: _join(v) for k, v in event.items()}
-    template = SAYINGS.get(event["kind"])
+    template = sayings.get(event["kind"])
     if template is not None:
         try:
             return template.format_map(data)
@@ -99,6 +114,20 @@ def say(event: dict[str, Any]) -> str:
             pass  # the engine changed an event's data: fall back to the plain form
     rest = ", ".join(f"{k} {v}" for k, v in data.items() if k != "kind")
     return f"{event['kind'].replace('_', ' ')}: {rest}" if rest else event["kind"]
+
+
+SILENT = ("turn", "result")
+"""Events told otherwise: a turn as a heading, the result at the end."""
+
+
+def _named(record: GameRecord, event: dict[str, Any]) -> dict[str, Any]:
+    """The event with its seats as the players' names (events count seats from 0)."""
+    out = dict(event)
+    if isinstance(out.get("seat"), int):
+        out["seat"] = seat_name(record, out["seat"])
+    if isinstance(out.get("seats"), list):
+        out["seats"] = [seat_name(record, s) if isinstance(s, int) else s for s in out["seats"]]
+    return out
 
 
 def _who(record: GameRecord, row: Row) -> str:
@@ -118,17 +147,22 @@ def replay_lines(record: GameRecord, rows: list[Row]) -> Iterator[str]:
     ended = f", ended {when(record.ended_at)}" if record.ended_at is not None else ", in play"
     yield f"Started {when(record.started_at)}{ended}"
     yield ""
-    yield "Setting up"
     game = game_of(record)
     notation = KINDS[record.kind].notation
+    sayings = FLOTILLA_SAYINGS if record.kind == "flotilla" else SAYINGS
     turns = 0
+    if record.kind == "flotilla":  # no setting up to tell: seat 1 plays at once
+        turns = 1
+        yield f"Turn 1: {seat_name(record, 0)} (seat 1)"
+    else:
+        yield "Setting up"
     for row in rows:
         text = notation(row.action)
         if row.status != "ok":
             yield f"  {row.seq:>4}  ({row.status}: {text}{f'; {row.note}' if row.note else ''})"
             continue
         events = [e.project(REFEREE) for e in game.apply(row.action)]
-        said = [say(e) for e in events if e["kind"] not in ("turn", "result")]
+        said = [say(_named(record, e), sayings) for e in events if e["kind"] not in SILENT]
         head = f"  {row.seq:>4}  {text:<22} [{_who(record, row)}]"
         # The first consequence on the action's own line keeps the setup and short turns short.
         yield f"{head:<48} {said[0]}" if said else head

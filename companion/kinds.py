@@ -116,6 +116,8 @@ class Kind:
     """Verbs that record a fact of the table: never undone, but correctable."""
     choices: Callable[[Any, View], dict[str, Any]]
     shown: Callable[[Any, list[Any], View], str]
+    teller: Callable[[Any], int | None]
+    """The only seat that may tell the outcome of the table's decision now (None: any)."""
 
 
 KINDS: dict[str, Kind] = {
@@ -126,6 +128,7 @@ KINDS: dict[str, Kind] = {
         FACTS,
         choices,
         shown,
+        lambda game: None,  # the island, a die, a tile's back: whoever is at the table
     ),
     # Nothing of a Flotilla game is hidden: every view reads an action as it was stored.
     "flotilla": Kind(
@@ -135,6 +138,7 @@ KINDS: dict[str, Kind] = {
         flotilla_actions.FACTS,
         lambda game, view: game.choices(engine_view(view)),
         lambda game, action, view: flotilla_actions.notation(action),
+        lambda game: game.state.turn,  # F-1, F-2: the roller's phone is asked for the faces
     ),
 }
 

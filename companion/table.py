@@ -32,6 +32,7 @@ from .kinds import (
     MALFORMED,
     AnyEvent,
     AnyGame,
+    Kind,
     View,
     engine_view,
     flotilla_setup,
@@ -306,9 +307,9 @@ class Table:
     def _act(self, session: Session, command: Command, action: Any) -> Reply:
         """Check an action with the engine, store it, publish it, and draw what follows."""
         game = session.game
-        actor = game.actor
-        if command.seat is not None and actor is not None and command.seat != actor:
-            raise Refused(f"it is seat {actor + 1}'s decision, not seat {command.seat + 1}'s")
+        why = _not_theirs(KINDS[session.record.kind], game, command.seat)
+        if why:
+            raise Refused(why)
         try:
             events = game.apply(action)
         except ILLEGAL as e:
@@ -568,6 +569,11 @@ class Table:
             raise Refused(f"the correction is not possible there: {e.message}", e.rule) from None
         dropped: list[Row] = []
         for row in session.log[index + 1 :]:
+            # A later move stands only where its own seat still makes it: after the correction
+            # the turn may have passed to someone else.
+            if _not_theirs(kind, game, row.seat):
+                dropped.append(row)
+                continue
             try:
                 game.apply(row.action)
             except ILLEGAL:
@@ -585,7 +591,7 @@ class Table:
             result = game.result()
             assert result is not None
             self.store.finish(session.record.id, result, self.clock())
-        elif session.record.ended_at is not None:
+        elif session.game.over:  # the game as it stood before the correction
             self.store.reopen(session.record.id)
         self._reload(session.record.id)
         session = self.sessions[session.record.id]
@@ -793,6 +799,19 @@ class Table:
         else:
             return
         self._tell_state(session)
+
+
+def _not_theirs(kind: Kind, game: AnyGame, seat: int | None) -> str:
+    """Why `seat` may not make the game's decision now ("" when it may, or for no seat)."""
+    if seat is None:
+        return ""
+    actor = game.actor
+    if actor is not None and seat != actor:
+        return f"it is seat {actor + 1}'s decision, not seat {seat + 1}'s"
+    teller = kind.teller(game) if game.is_chance() else None
+    if teller is not None and seat != teller:
+        return f"seat {teller + 1}'s phone tells what their dice show"
+    return ""
 
 
 def _last(session: Session) -> int:

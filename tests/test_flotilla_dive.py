@@ -211,3 +211,23 @@ def test_F_1_a_verified_die_refuses_a_face_it_does_not_have(tmp_path: Path) -> N
     assert box.dive_kinds[0].verified and not box.dive_kinds[1].verified
     assert dive(skiffs, [], [], [BARREL], box=box).barrels == 1
     refused("F-1", "has no face", dive, skiffs, [], [], [["survivor", "toxicity"]], box=box)
+
+
+def test_F_1_very_many_ways_to_place_the_markers_are_listed_in_part_and_all_accepted() -> None:
+    """F-1: with many other tiles named, the ways to place 14 markers run to billions; the game
+    lists the first few hundred (a phone's buttons) at once, and still takes any valid choice."""
+    from companion.flotilla.game import LISTED, FlotillaGame
+
+    game = FlotillaGame.new(3)
+    others = [f"T{k}" for k in range(40)]
+    skiff = {"tile": "A7", "depth": 1, "resource": "red"}
+    game.apply(["dive", {"skiffs": [skiff], "card_dice": [1] * 15, "other_tiles": others}])
+    game.apply(["dive_faces", [["depletion"]] * 16])
+    assert game.phase == "deplete"
+    listed = game.legal_actions()
+    assert len(listed) == LISTED and all(len(a[1]) == 15 for a in listed)
+    unlisted = ["A7", *others[-14:]]
+    assert ("deplete", unlisted) not in listed
+    game.apply(["deplete", unlisted])
+    assert game.phase == "turn" and game.state.last is not None
+    assert game.state.last["depleted"] == unlisted

@@ -278,6 +278,9 @@ def test_F_4_F_5_F_6_the_supply_runs_out_the_last_turns_are_played_and_the_game_
     log = table.read(lambda: table.store.log(game, everything=True))
     lines = list(history.replay_lines(record, log))
     assert "  1. Ben: 22 VP" in lines and any(" vp 20 " in line for line in lines)
+    assert lines[3] == "Turn 1: Ana (seat 1)" and "Setting up" not in lines  # no setup to tell
+    assert any(line.endswith("Ben takes 20 VP (0 left in the supply)") for line in lines)
+    assert not any("seat 0" in line or "seat 1 " in line for line in lines[4:-4])  # names
     assert history.export(record, log)["final"] == state(table, game)["state"]
 
 
@@ -301,3 +304,98 @@ def test_F_1_the_api_takes_a_flotilla_game_and_its_json_actions(table: Table) ->
     log = ana.get(f"/api/games/{game}/actions").json["actions"]  # type: ignore[index]
     assert [r["notation"].split()[0] for r in log] == ["dive", "dive_faces"]
     assert log[1]["notation"].endswith('"rolled"')
+
+
+ONE_SKIFF_EACH = ["dive", {"skiffs": [{"tile": "A7", "depth": 1, "resource": "red"},
+                                      {"tile": "B2", "depth": 1, "resource": "blue"}]}]  # fmt: skip
+
+
+def test_F_1_a_correction_drops_later_moves_whose_seat_no_longer_makes_them(table: Table) -> None:
+    """F-1: corrected faces can keep the turn with the diver (a barrel to place now); the next
+    seat's moves that followed are dropped, never credited to the diver."""
+    game = start(table)
+    ok(table, game, ONE_SKIFF_EACH)
+    faces = ok(table, game, ["dive_faces", [["toxicity"], []]]).seq
+    ok(table, game, ["done"])
+    ok(table, game, ONE_SKIFF_EACH, seat=1)
+    ok(table, game, ["dive_faces", [["barrel"], []]], seat=1)
+    ok(table, game, ["barrels", [0, 1]], seat=1)
+    ok(table, game, ["vp", 5], seat=1)
+    ok(table, game, ["done"], seat=1)
+    assert state(table, game)["state"]["vp"] == [0, 5, 0]
+    reply = intent(table, game, "correct", seq=faces, action=["dive_faces", [["barrel"], []]])
+    assert reply.accepted and "6 action(s) dropped" in reply.message, reply.message
+    snap = state(table, game)["state"]
+    assert (snap["vp"], snap["turn"], snap["phase"]) == ([0, 0, 0], 0, "barrels")
+    log = table.read(lambda: table.store.log(game))
+    assert [(r.action[0], r.seat) for r in log] == [("dive", 0), ("dive_faces", None)]
+
+
+def test_F_6_a_correction_that_reopens_an_ended_game_reopens_its_record(tmp_path: Path) -> None:
+    """F-6: a finished game whose faces are corrected back into play is in play in the store
+    too, and a restarted Table goes on with it."""
+    table = Table(Store(tmp_path / "games.db"))
+    table.start()
+    game = start(table, vp_per_player=1)
+    ok(table, game, ONE_SKIFF_EACH)
+    faces = ok(table, game, ["dive_faces", [["toxicity"], []]]).seq
+    ok(table, game, ["vp", 3])  # the supply runs out: the round ends, then a turn each
+    for seat in (0, 1, 2, 0, 1, 2):
+        ok(table, game, ["done"], seat=seat)
+    count = {"currency": 0, "resources": 0, "crew": 1, "penalty_vp": 0, "toxicity": 0}
+    for seat in (0, 1, 2):
+        ok(table, game, ["tally", count], seat=seat)
+    assert table.read(lambda: table.store.game(game)).ended_at is not None  # type: ignore[union-attr]
+    reply = intent(table, game, "correct", seq=faces, action=["dive_faces", [["barrel"], []]])
+    assert reply.accepted, reply.message
+    record = table.read(lambda: table.store.game(game))
+    assert record is not None and record.ended_at is None and record.outcome is None
+    table.stop()
+    table.store.close()
+    again = Table(Store(tmp_path / "games.db"))
+    again.start()
+    try:
+        assert again.current == game
+        assert state(again, game)["state"]["phase"] == "barrels"
+    finally:
+        again.stop()
+        again.store.close()
+
+
+def test_F_1_only_the_rollers_phone_tells_the_faces_and_only_the_companion_marks_its_roll(
+    table: Table,
+) -> None:
+    """F-1, F-2: the faces of a roll are the roller's to tell (or the table's, with no seat);
+    faces marked as the companion's roll are refused unless they are its digital roll."""
+    game = start(table)
+    ok(table, game, ONE_SKIFF_EACH)
+    other = act(table, game, ["dive_faces", [["barrel"], []]], seat=2)
+    assert not other.accepted and "seat 1's phone tells" in other.message
+    marked = act(table, game, ["dive_faces", [["barrel"], []], "rolled"])
+    assert not marked.accepted and "enters the faces" in marked.message
+    assert rows(table, game) == [(ONE_SKIFF_EACH, "ok")]
+    ok(table, game, ["dive_faces", [["barrel"], []]], seat=None)  # told by the table
+
+    digital = start(table, roll="digital", seed=3)
+    ok(table, digital, RESEARCH)
+    drawn = table.read(lambda: table.sessions[digital].game.draw())
+    other_faces = ["currency:2"] * 4 if drawn[1] == ["currency:1"] * 4 else ["currency:1"] * 4
+    forged = act(table, digital, ["research_faces", other_faces, "rolled"])
+    assert not forged.accepted and "not the companion's roll" in forged.message
+    ok(table, digital, drawn)
+
+
+def test_F_1_a_dive_that_names_a_tile_twice_or_more_dice_than_the_box_is_refused_at_once(
+    table: Table,
+) -> None:
+    """F-1: the other tiles are named once each and the box holds 16 dive dice: a dive that
+    breaks either is refused when it is declared, not left waiting for faces it cannot take."""
+    game = start(table)
+    twice = ["dive", {**ONE_SKIFF_EACH[1], "other_tiles": ["C1", "C1"]}]  # type: ignore[dict-item]
+    reply = act(table, game, twice)
+    assert not reply.accepted and reply.rule == "F-1" and "named twice" in reply.message
+    many = ["dive", {**ONE_SKIFF_EACH[1], "card_dice": [1] * 15}]  # type: ignore[dict-item]
+    reply = act(table, game, many)
+    assert not reply.accepted and "the box has 16 dive dice, not 17" in reply.message
+    assert rows(table, game) == []
+    assert state(table, game)["state"]["phase"] == "turn"

@@ -61,6 +61,7 @@ class Box:
     players: tuple[int, int]
     skiffs_per_player: int
     skiff_capacity: int
+    dive_dice: int
     research_dice: int
     resources: tuple[str, ...]
     dive_kinds: tuple[DiveKind, ...]
@@ -178,6 +179,7 @@ def _parse(raw: Any, where: str) -> Box:
             raise r.fail("players", "expected [fewest, most]")
         skiffs = r.int_(raw["skiffs_per_player"], "skiffs_per_player", 1)
         capacity = r.int_(raw["skiff_capacity"], "skiff_capacity", 1)
+        dive_dice = r.int_(raw["dive_dice_in_box"], "dive_dice_in_box", 1)
         research_dice = r.int_(raw["research_dice_in_box"], "research_dice_in_box", 1)
         colours_of_resources = r.names(r.value(raw["resources"], "resources"), "resources")
         kinds = _dive_kinds(r, raw["dive_dice"])
@@ -198,6 +200,7 @@ def _parse(raw: Any, where: str) -> Box:
         players=(players[0], players[1]),
         skiffs_per_player=skiffs,
         skiff_capacity=capacity,
+        dive_dice=dive_dice,
         research_dice=research_dice,
         resources=colours_of_resources,
         dive_kinds=kinds,

@@ -118,7 +118,22 @@ def dive_dice(
     for depth in card_dice:
         _check_depth(depth, "the Delver card's die", box)
     dice = [DiveDie(s.depth, i) for i, s in enumerate(skiffs) if not s.depleted]
+    if len(dice) + len(card_dice) > box.dive_dice:
+        raise RuleBroken(
+            RULE, f"the box has {box.dive_dice} dive dice, not {len(dice) + len(card_dice)}"
+        )
     return (*dice, *(DiveDie(d, None) for d in card_dice))
+
+
+def check_other_tiles(skiffs: Sequence[Skiff], other_tiles: Sequence[str]) -> tuple[str, ...]:
+    """The diver's other tiles (non-depleted, without a skiff: where depletion markers go once
+    the skiffs' tiles are marked), each named once; RuleBroken("F-1") otherwise."""
+    other = tuple(other_tiles)
+    if len(set(other)) != len(other):
+        raise RuleBroken(RULE, f"a tile is named twice among the other tiles: {list(other)}")
+    if {s.tile for s in skiffs} & set(other):
+        raise RuleBroken(RULE, "the other tiles are the diver's non-depleted tiles without a skiff")
+    return other
 
 
 def dive(
@@ -271,12 +286,7 @@ def _check_barrels(
 
 def _depletion(skiffs: Sequence[Skiff], results: int, other_tiles: Sequence[str]) -> Depletion:
     skiff_tiles = tuple(dict.fromkeys(s.tile for s in skiffs if not s.depleted))
-    all_skiff_tiles = {s.tile for s in skiffs}
-    other = tuple(other_tiles)
-    if len(set(other)) != len(other):
-        raise RuleBroken(RULE, f"a tile is named twice among the other tiles: {list(other)}")
-    if all_skiff_tiles & set(other):
-        raise RuleBroken(RULE, "the other tiles are the diver's non-depleted tiles without a skiff")
+    other = check_other_tiles(skiffs, other_tiles)
     markers = max(0, results - 1)
     on_skiff = min(markers, len(skiff_tiles))
     on_other = min(markers - on_skiff, len(other))

@@ -42,7 +42,7 @@ from typing import Any
 from .actions import ROLLED, check
 from .box import BOX, DIVE_ICONS, Box
 from .dice import NOT_VERIFIED, roll_dive, roll_research
-from .dive import SONAR, Dive, Skiff, dive, dive_dice
+from .dive import SONAR, Dive, Skiff, check_other_tiles, dive, dive_dice
 from .ending import Ending, end_triggered, turn_taken
 from .errors import MalformedValue, RuleBroken
 from .market import Market, new_market, price, trade
@@ -90,6 +90,11 @@ class Event:
     def project(self, view: View) -> dict[str, Any]:
         """Every view sees the same: the companion keeps nothing hidden of a Flotilla game."""
         return {"kind": self.kind, **self.data}
+
+
+LISTED = 500
+"""At most this many ways to place depletion markers are listed (a phone offers each as a
+button); with very many other tiles named, any other valid choice is still accepted."""
 
 
 @dataclass
@@ -195,11 +200,12 @@ class FlotillaGame:
             return [("barrels", list(o)) for o in self._dive().barrel_options]
         if s.phase == "deplete":
             d = self._dive().depletion
-            on = itertools.product(
-                itertools.combinations(d.skiff_tiles, d.on_skiff_tiles),
-                itertools.combinations(d.other_tiles, d.on_other_tiles),
+            on = (
+                (*a, *b)
+                for a in itertools.combinations(d.skiff_tiles, d.on_skiff_tiles)
+                for b in itertools.combinations(d.other_tiles, d.on_other_tiles)
             )
-            return [("deplete", [*a, *b]) for a, b in on]
+            return [("deplete", list(tiles)) for tiles in itertools.islice(on, LISTED)]
         if s.phase == "wild":
             options = self._options()
             return [("wild", to_json(r.wild)) for r in (options.best, *options.alternatives)]
@@ -258,8 +264,7 @@ class FlotillaGame:
         sonar = args.get("sonar", [])
         if SONAR in sonar or not all(i in DIVE_ICONS for i in sonar):
             raise RuleBroken("F-1", f"the sonar track's space shows dive icons, not {sonar}")
-        if set(args.get("other_tiles", [])) & {k.tile for k in skiffs}:
-            raise RuleBroken("F-1", "the other tiles are your non-depleted tiles without a skiff")
+        check_other_tiles(skiffs, args.get("other_tiles", []))
         names = {k.depth: k.name for k in self.box.dive_kinds}
         s.step = {
             "kind": "dive",
@@ -270,6 +275,7 @@ class FlotillaGame:
         ev.append(Event("dive_started", {"seat": s.turn, "dice": s.step["dice"]}))
 
     def _dive_faces(self, a: list[Any], ev: list[Event]) -> None:
+        self._check_rolled(a)
         s = self.state
         assert s.step is not None
         s.step.update(faces=a[1], rolled=len(a) > 2)
@@ -327,6 +333,7 @@ class FlotillaGame:
         ev.append(Event("research_started", {"seat": s.turn, "dice": dice}))
 
     def _research_faces(self, a: list[Any], ev: list[Event]) -> None:
+        self._check_rolled(a)
         s = self.state
         assert s.step is not None
         s.step.update(faces=a[1], rolled=len(a) > 2)
@@ -446,6 +453,18 @@ class FlotillaGame:
         step = self.state.step
         assert step is not None and step["kind"] == "research"
         return research_options(step["faces"], step["artifacts"], step["dice"], self.box)
+
+    def _check_rolled(self, a: list[Any]) -> None:
+        """Faces marked as the companion's roll must be the roll it makes (`draw`), and only at a
+        table that chose digital rolls: the record never says the companion rolled what a
+        phone entered."""
+        if len(a) <= 2:
+            return
+        rule = "F-1" if a[0] == "dive_faces" else "F-2"
+        if self.state.roll != "digital":
+            raise RuleBroken(rule, "this table enters the faces it rolls: send them unmarked")
+        if a[1] != self.draw()[1]:
+            raise RuleBroken(rule, "these faces are not the companion's roll: send them unmarked")
 
     def _rolled(self, a: list[Any], verified: bool) -> dict[str, Any]:
         rolled = len(a) > 2
