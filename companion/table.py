@@ -213,10 +213,10 @@ class Table:
         self._on_thread(job)
 
     def expected_board(self) -> dict[str, Any] | None:
-        """What the camera should see of the current game: ``game``, ``at`` (`_last`: it changes
-        with every action, undo and correction), ``phase``, ``tiles`` (each hex still holding a tile → its terrain) and
-        ``candidates`` (the tiles that may sink now; empty when no sinking is due). None
-        without a game in play."""
+        """What the camera should see of the current game: ``game``, ``at`` (`_last`: it
+        changes with every action, undo and correction), ``phase``, ``tiles`` (each hex still
+        holding a tile → its terrain) and ``candidates`` (the tiles that may sink now; empty
+        when no sinking is due). None without a game in play."""
 
         def job() -> dict[str, Any] | None:
             try:
