@@ -130,3 +130,47 @@ def test_F_1_a_game_started_on_the_phone_with_digital_rolls_says_they_are_not_ve
     ana.close()
     no_page_errors(ana)
     no_small_targets(ana)
+
+
+def test_F_4_a_step_taken_clears_its_form_undo_is_the_turns_own_and_the_end_leads_on(
+    browser: Browser, live: Live
+) -> None:
+    """F-4: VP taken close their form (a second tap cannot take stale numbers again); only the
+    phone whose turn it is offers undo, and the others' header names whose turn it is; a
+    refusal does not outlive its step; the end screen offers the next game."""
+    live.new_game(kind="flotilla", players=PLAYERS, roll="entered", vp_per_player=2)
+    ana, ben = seated(browser, live.url, "Ana", "Ben")
+    page = ana.page
+    page.click("[data-open=vp]")
+    page.click("[data-vp=gained] button >> nth=1")  # 2 VP
+    ana.tap("[data-go=vp]")
+    assert page.locator("[data-form=vp]").count() == 0
+    same_seq([ana, ben])
+    assert live.table.snapshot(None, "referee")["state"]["vp"][0] == 2
+    assert page.locator("[data-go=undo]").count() == 1
+    assert ben.page.locator("[data-go=undo]").count() == 0
+    assert ben.page.inner_text(".turn-head .step") == "Ana's turn"
+
+    # Buying and selling red in one turn is refused (F-3); once the turn has moved on (the
+    # panel's NEXT here), the refusal is gone with it.
+    page.click("[data-open=trade]")
+    page.click("[data-buy=red] button >> nth=1")
+    page.click("[data-sell=red] button >> nth=1")
+    ana.tap("[data-go=trade]")
+    assert "F-3" in page.inner_text(".refusal")
+    live.command(0, ["done"])
+    same_seq([ana, ben])
+    assert ben.mine and page.locator(".refusal").count() == 0
+
+    live.command(1, ["vp", 10])  # the supply (6) runs out: the round ends, then a turn each
+    for seat in (1, 2, 0, 1, 2):
+        live.command(seat, ["done"])
+    count = {"currency": 0, "resources": 0, "toxicity": 0, "crew": 0, "penalty_vp": 0}
+    for seat in (0, 1, 2):
+        live.command(seat, ["tally", count])
+    page.wait_for_selector(".ranking")
+    assert page.locator("[data-go=setup]").count() == 1  # the next game, from this phone
+    ana.close()
+    ben.close()
+    no_page_errors(ana, ben)
+    no_small_targets(ana, ben)

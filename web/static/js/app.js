@@ -230,18 +230,29 @@ function selectionLine(T) {
     h("button", { class: "secondary small", dataset: { go: "unselect" }, onclick: () => { app.ui.selected = null; render(); } }, t("common.cancel")));
 }
 
+// The end of a game: the page watches for the next one, and when another phone has started it,
+// one tap joins it.
+function afterGame(end) {
+  if (!app.poll) watchForGames();
+  if (app.current && app.current !== app.game) {
+    end.prepend(h("button", { class: "big wide", dataset: { go: "next-game" }, onclick: () => go("join") }, t("end.next_game", { n: app.current })));
+  }
+  return end;
+}
+
 function playScreen() {
   const snapshot = app.snapshot;
   if (!snapshot) return h("p", { class: "hint", text: t("play.loading") });
-  if (snapshot.kind === "flotilla") return flotillaScreen({ snapshot, ui: app.ui, act, intent, redraw: render });
-  if (snapshot.state.phase === "over") {
-    if (!app.poll) watchForGames();
-    const end = endScreen({ snapshot, game: app.game, authorised: app.session.authorised, newGame: () => go("setup") });
-    // Another phone started the next game: one tap to join it.
-    if (app.current && app.current !== app.game) {
-      end.prepend(h("button", { class: "big wide", dataset: { go: "next-game" }, onclick: () => go("join") }, t("end.next_game", { n: app.current })));
+  const over = snapshot.state.phase === "over";
+  if (snapshot.kind === "flotilla") {
+    const screen = flotillaScreen({ snapshot, ui: app.ui, act, intent, redraw: render });
+    if (over && app.session.authorised) {
+      screen.append(h("button", { class: "big wide", dataset: { go: "setup" }, onclick: () => go("setup") }, t("end.new_game")));
     }
-    return end;
+    return over ? afterGame(screen) : screen;
+  }
+  if (over) {
+    return afterGame(endScreen({ snapshot, game: app.game, authorised: app.session.authorised, newGame: () => go("setup") }));
   }
   const T = currentTaps();
   const m = marks(T);

@@ -24,7 +24,7 @@ let form = { key: "", open: null };
 function fresh(key) {
   return {
     key, open: null, faces: [], skiffs: [{ tile: "", depth: null, resource: null, barrels: 0 }],
-    cardDice: {}, sonar: [], dice: 3, artifacts: {}, buy: {}, sell: {}, vp: 1,
+    cardDice: {}, sonar: [], others: "", dice: 3, artifacts: {}, buy: {}, sell: {}, vp: 1,
     count: { currency: 0, resources: 0, toxicity: 0, crew: 0, penalty_vp: 0 }, seals: {},
   };
 }
@@ -35,6 +35,10 @@ const guildName = (g) => (has(`flotilla.guild.${g}`) ? t(`flotilla.guild.${g}`) 
 function chip(player) {
   return h("span", { class: "chip", style: `background:${fill(player)};color:${ink(player)}` }, player.name);
 }
+
+// The dice file names its kinds (shallow, middle, deep) and notes in English: the page says them
+// in its own language where the catalogue knows them.
+const dieName = (name) => (has(`flotilla.kind.${name}`) ? t(`flotilla.kind.${name}`) : name);
 
 function diveFace(icons) {
   return icons.length ? icons.map((i) => t(`flotilla.icon.${i}`)).join(" + ") : t("flotilla.icon.blank");
@@ -86,7 +90,7 @@ function supplyLine(snapshot) {
 
 // A digital roll says whether the dice file it was drawn from is verified.
 function rolledNote(view, rolled) {
-  return rolled && view.note ? h("span", { class: "not-verified", dataset: { note: "unverified" }, text: view.note }) : null;
+  return rolled && view.note ? h("span", { class: "not-verified", dataset: { note: "unverified" }, text: t("flotilla.not_verified") }) : null;
 }
 
 function lastStep(snapshot) {
@@ -143,12 +147,12 @@ function diveForm(ctx) {
         dataset: { field: `tile-${i}` }, oninput: (e) => { s.tile = e.target.value; } }),
       form.skiffs.length > 1 ? h("button", { class: "secondary small", dataset: { remove: i }, onclick: () => { form.skiffs.splice(i, 1); redraw(); } }, "✕") : null),
     h("p", { class: "option-title", text: t("flotilla.depth") }),
-    segmented(dice.dive.map((k) => k.depth), s.depth, (v) => { s.depth = v; redraw(); }, (v) => t("flotilla.depth.kind", { name: dice.dive.find((k) => k.depth === v).name }), { depth: i }),
+    segmented(dice.dive.map((k) => k.depth), s.depth, (v) => { s.depth = v; redraw(); }, (v) => t("flotilla.depth.kind", { name: dieName(dice.dive.find((k) => k.depth === v).name) }), { depth: i }),
     h("p", { class: "option-title", text: t("flotilla.resource") }),
     segmented(dice.resources, s.resource, (v) => { s.resource = v; redraw(); }, colour, { resource: i }),
     h("p", { class: "option-title", text: t("flotilla.aboard") }),
     counter(s.barrels, (v) => { s.barrels = v; redraw(); }, 0, 4, { aboard: i })));
-  const card = dice.dive.map((k) => h("div", { class: "row" }, h("span", { text: t("flotilla.depth.kind", { name: k.name }) }),
+  const card = dice.dive.map((k) => h("div", { class: "row" }, h("span", { text: t("flotilla.depth.kind", { name: dieName(k.name) }) }),
     counter(form.cardDice[k.depth] || 0, (v) => { form.cardDice[k.depth] = v; redraw(); }, 0, 6, { card: k.depth })));
   const sonar = dice.icons.map((i) => h("button", { class: form.sonar.includes(i) ? "pick on" : "pick", dataset: { sonar: i },
     onclick: () => { form.sonar = form.sonar.includes(i) ? form.sonar.filter((x) => x !== i) : [...form.sonar, i]; redraw(); } }, t(`flotilla.icon.${i}`)));
@@ -157,6 +161,7 @@ function diveForm(ctx) {
     skiffs: form.skiffs.map((s) => ({ tile: s.tile.trim(), depth: s.depth, resource: s.resource, barrels: s.barrels })),
     card_dice: Object.entries(form.cardDice).flatMap(([d, n]) => Array(n).fill(Number(d))),
     sonar: form.sonar,
+    other_tiles: form.others.split(/[\s,;]+/).filter(Boolean),
   }]);
   return h("section", { class: "flotilla-form", dataset: { form: "dive" } },
     h("p", { class: "hint", text: t("flotilla.dive.explain") }),
@@ -164,6 +169,9 @@ function diveForm(ctx) {
     form.skiffs.length < 4 ? h("button", { class: "secondary wide", dataset: { go: "add-skiff" }, onclick: () => { form.skiffs.push({ tile: "", depth: null, resource: null, barrels: 0 }); redraw(); } }, t("flotilla.add_skiff")) : null,
     h("p", { class: "option-title", text: t("flotilla.card_dice") }), card,
     h("p", { class: "option-title", text: t("flotilla.sonar") }), h("div", { class: "grid" }, sonar),
+    h("label", { class: "field" }, t("flotilla.other_tiles"),
+      h("input", { type: "text", value: form.others, placeholder: "C1, C4", dataset: { field: "other-tiles" }, oninput: (e) => { form.others = e.target.value; } })),
+    h("p", { class: "hint", text: t("flotilla.other_tiles.explain") }),
     h("button", { class: "big wide", dataset: { go: "dive" }, disabled: ready ? null : true, onclick: send }, t("flotilla.start_dive")));
 }
 
@@ -218,7 +226,7 @@ function facesPanel(ctx) {
       // The dice file's faces first; any single icon too, in case the real die differs from it.
       faces = [...kind.faces, ...[[], ...dice.icons.map((x) => [x]), ["sonar"]].filter((f) => !known.includes(JSON.stringify(f)))];
       const skiff = die.skiff === null ? t("flotilla.card_die") : t("flotilla.skiff_die", { tile: step.skiffs[die.skiff].tile });
-      title = t("flotilla.die", { n: i + 1, name: die.name, what: skiff });
+      title = t("flotilla.die", { n: i + 1, name: dieName(die.name), what: skiff });
     } else {
       faces = dice.research;
       title = t("flotilla.research_die", { n: i + 1 });
@@ -239,7 +247,7 @@ function facesPanel(ctx) {
     ui.askFaces ? h("p", { class: "question", role: "alert", text: t("flotilla.asked") }) : null,
     view.roll === "digital" ? h("div", { class: "digital" },
       h("button", { class: "big roll wide", dataset: { go: "roll" }, onclick: () => intent("roll") }, t("flotilla.roll")),
-      view.note ? h("p", { class: "not-verified", dataset: { note: "unverified" }, text: view.note }) : null,
+      view.note ? h("p", { class: "not-verified", dataset: { note: "unverified" }, text: t("flotilla.not_verified") }) : null,
       h("p", { class: "hint", text: t("flotilla.or_enter") })) : h("p", { class: "hint", text: t("flotilla.enter") }),
     h("ol", { class: "dice" }, rows),
     h("button", { class: "big wide", dataset: { go: "faces" }, disabled: complete ? null : true, onclick: () => act([verb, form.faces.slice(0, count)]) }, t("flotilla.send_faces")));
@@ -380,10 +388,16 @@ export function flotillaScreen(ctx) {
   if (form.key !== key) {
     form = fresh(key);
     ui.askFaces = false;
+    ui.refusal = null; // it answered a step that is over
   }
   const mine = Boolean(snapshot.verbs && snapshot.verbs.length);
   // Done: the form empties, unless the table has already moved this phone to its next step.
-  const act = (action) => ctx.act(action).then(() => { if (!ui.refusal && form.key === key) form = fresh(key); });
+  const act = (action) => ctx.act(action).then(() => {
+    if (!ui.refusal && form.key === key) {
+      form = fresh(key);
+      ctx.redraw(); // the table may have redrawn this screen with the form still filled in
+    }
+  });
   const c = { ...ctx, act };
   let body;
   if (view.phase === "over") body = ending(snapshot);
@@ -400,11 +414,11 @@ export function flotillaScreen(ctx) {
   return h("section", { class: "flotilla screen-body", dataset: { kind: "flotilla", step: view.phase } },
     captains(snapshot),
     h("header", { class: "turn-head" },
-      h("div", { class: "step", text: t(`flotilla.phase.${view.phase}`) }),
+      h("div", { class: "step", text: view.phase === "turn" && !mine ? t("flotilla.phase.turn.of", { name: byseat(snapshot, view.turn).name }) : t(`flotilla.phase.${view.phase}`) }),
       h("div", { class: "whose", text: t("flotilla.round", { n: view.round }) })),
     supplyLine(snapshot),
     refusal,
     body,
     view.phase === "over" ? null : lastStep(snapshot),
-    snapshot.can_undo ? h("button", { class: "secondary wide", dataset: { go: "undo" }, onclick: () => intent("undo") }, t("turn.undo")) : null);
+    snapshot.can_undo && view.viewer === view.turn ? h("button", { class: "secondary wide", dataset: { go: "undo" }, onclick: () => intent("undo") }, t("turn.undo")) : null);
 }
