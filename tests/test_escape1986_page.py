@@ -49,12 +49,50 @@ def test_the_wizard_offers_the_1986_ruleset_and_the_phone_shows_the_spin(
     page.wait_for_selector("[data-outcome='spin serpent 1']")
     assert page.locator("[data-outcome^='spin ']").count() == 16
     phone.shot("spin-tell")
+    assert page.inner_text(".turn-head .step") == "Step 4 · Spin"
     phone.tap("[data-outcome='spin serpent 1']")
     meaning = page.wait_for_selector(".roll-meaning[data-roll='serpent 1']")
     assert meaning is not None
     text = meaning.inner_text()
     assert "Sea monster, 1 space" in text and "exactly" in text and "May move:" in text
     phone.shot("spin-result")
+    assert "spun: Sea monster · 1 space." in page.inner_text(".happenings")
+
+    # Told wrongly: "Fix a spin or a tile" lists the spin, and a tap puts it right.
+    page.click("[data-fix=open]")
+    page.click("[data-verb=spin]")
+    phone.tap("[data-correct='spin shark 2']")
+    page.wait_for_selector(".roll-meaning[data-roll='shark 2']")
+    assert (live.mirror(game_id).state.ctx["kind"], live.mirror(game_id).state.ctx["dist"]) == (
+        "shark",
+        "2",
+    )
     phone.close()
     no_page_errors(phone)
     no_small_targets(phone)
+
+
+@pytest.mark.rule("E-6")
+def test_E_6_the_end_of_a_1986_game_says_what_ended_it_and_counts_heads(
+    browser: Browser, live: Live
+) -> None:
+    """E-6: the end screen says how the game ended, ranks by people saved (the score, no tie
+    to break) and states the 1986 tie-break, not the base game's."""
+    game_id = live.new_game(modules=["escape-1986"], mode="digital", seed=9)
+    game = live.mirror(game_id)
+    while not game.over:
+        game = live.play(game_id, game.legal_actions()[0])
+    phone = Phone.open(browser, live.url, "Ana")
+    phone.join()
+    phone.take_seat(1)
+    page = phone.page
+    page.wait_for_selector(".ranking")
+    ended, note = page.inner_text(".ended"), page.inner_text(".end .note")
+    assert "end.by" not in ended and ("volcano" in ended or "saved or lost" in ended)
+    assert note.startswith("1986 rules (E-6)")
+    saved = page.inner_text("[data-rule='E-6'][data-criterion=saved]")
+    assert "Tie between" not in saved
+    assert "points" not in page.inner_text(".ranking")
+    phone.shot("end-1986")
+    phone.close()
+    no_page_errors(phone)

@@ -1,4 +1,4 @@
-// Putting a mis-entered fact right: a die face, a tile's back, a terrain laid. Two taps reach
+// Putting a mis-entered fact right: a die face, a spin (1986), a tile's back, a terrain laid. Two taps reach
 // the picker (Fix, then the fact); the table replays the game from there (intent `correct`).
 
 import { h } from "./dom.js";
@@ -7,10 +7,13 @@ import { get } from "./api.js";
 import { openSheet, closeSheet } from "./sheet.js";
 import { nameOf } from "./players.js";
 
-const FACTS = ["roll", "dive", "back", "terrain"];
+const FACTS = ["roll", "dive", "spin", "back", "terrain"];
 const FACES = ["serpent", "shark", "whale"];
 const DIVE_KINDS = ["serpent", "shark", "whale", "dolphin", "boat", "starfish"];
 const DISTANCES = ["1", "2", "3", "D"];
+const SPIN_KINDS = ["serpent", "shark", "whale", "dolphin"];
+const SPIN_MOVES = ["1", "2", "3", "dive"];
+const spun = (kind, move) => `${t(`spin.kind.${kind}`)} · ${t(`spin.move.${move}`)}`;
 const BACKS = ["shark", "whale", "boat", "whirlpool", "volcano", "dolphin", "winds", "move-serpent",
   "move-shark", "move-whale", "shark-repellent", "whale-repellent"];
 const TERRAINS = ["beach", "forest", "mountain"];
@@ -20,6 +23,7 @@ function factText(row) {
   if (verb === "roll") return t("fix.roll", { face: t(`face.${a}`) });
   if (verb === "dive") return t("fix.roll", { face: `${t(`face.${a}`)} + ${t(`distance.${b}`)}` });
   if (verb === "back") return t("fix.back", { back: t(`back.${a || "red"}`) });
+  if (verb === "spin") return t("fix.spin", { spin: spun(a, b) });
   return t("fix.terrain", { terrain: t(`terrain.${a}`) });
 }
 
@@ -27,6 +31,7 @@ function factText(row) {
 function alternatives(row, view) {
   const [verb, a, b] = row.action;
   if (verb === "roll") return FACES.filter((f) => f !== a).map((f) => ["roll", f]);
+  if (verb === "spin") return SPIN_KINDS.flatMap((k) => SPIN_MOVES.map((m) => ["spin", k, m])).filter((x) => x[1] !== a || x[2] !== b);
   if (verb === "dive") return DIVE_KINDS.flatMap((k) => DISTANCES.map((d) => ["dive", k, d])).filter((x) => x[1] !== a || x[2] !== b);
   if (verb === "back") {
     const backs = view.mode === "physical" ? [...BACKS, "red"] : BACKS;
@@ -39,6 +44,7 @@ function label(action) {
   const [verb, a, b] = action;
   if (verb === "dive") return `${t(`face.${a}`)} + ${t(`distance.${b}`)}`;
   if (verb === "roll") return t(`face.${a}`);
+  if (verb === "spin") return spun(a, b);
   if (verb === "back") return t(`back.${a}`);
   return t(`terrain.${a}`);
 }

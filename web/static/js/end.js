@@ -15,6 +15,7 @@ function note(view) {
   const modules = view.rules.modules;
   const parts = [];
   if (view.rules.options.tiebreak !== "chain") parts.push(t("end.note.shared"));
+  else if (modules.includes("escape-1986")) parts.push(t("end.note.1986"));
   else if (modules.includes("five-six")) parts.push(t("end.note.chain56"));
   else parts.push(t("end.note.chain"));
   if (modules.includes("all-equal")) parts.push(t("end.note.all_equal"));
@@ -34,7 +35,9 @@ function reason(snapshot, r, result) {
   if (key === "turns" && r.decided && result.ended_on_seat !== null && result.ended_on_seat !== undefined) {
     outcome += ` ${t("end.turns_why", { name: byseat(snapshot, result.ended_on_seat).name })}`;
   }
-  const tie = r.seats.length > 1 && key !== "points" ? t("end.tie", { names: names.join(", ") }) + " " : "";
+  // The score itself is no tie: points, or in the 1986 ruleset the people saved (E-6).
+  const score = key === "points" || (r.rule === "E-6" && key === "saved");
+  const tie = r.seats.length > 1 && !score ? t("end.tie", { names: names.join(", ") }) + " " : "";
   return h("li", { class: "reason", dataset: { rule: r.rule, criterion: key, decided: r.decided ? "yes" : "no" } },
     h("strong", { text: t(`end.criterion.${key}`) }), " ", tie, numbers, " — ", outcome,
     h("small", { text: ` (${r.rule}: ${t(`rule.${r.rule}`)})` }));
@@ -64,10 +67,12 @@ export function endScreen({ snapshot, game, newGame, authorised }) {
     return h("li", { class: `place place-${entry.place}`, dataset: { seat: entry.seat, place: entry.place } },
       h("span", { class: "place-number", text: t("end.place", { n: entry.place }) }),
       chip(player),
-      h("span", { class: "score", text: t("end.score", { points: entry.points, saved: entry.saved, turns: entry.turns }) }));
+      h("span", { class: "score", text: t(view.rules.modules.includes("escape-1986") ? "end.score.1986" : "end.score", { points: entry.points, saved: entry.saved, turns: entry.turns }) }));
   });
   const winners = result.winners.map((seat) => byseat(snapshot, seat).name).join(", ");
-  const ended = result.ended_by ? t(`end.by.${result.ended_by}`) : t("end.by.B-30", { name: byseat(snapshot, result.ended_on_seat ?? view.turn).name });
+  // E-6 ends a 1986 game on the volcano (said as B-30 is) or with everyone saved or lost.
+  const volcano = !result.ended_by || (result.ended_by === "E-6" && result.ended_on_seat !== null && result.ended_on_seat !== undefined);
+  const ended = volcano ? t("end.by.B-30", { name: byseat(snapshot, result.ended_on_seat ?? view.turn).name }) : t(`end.by.${result.ended_by}`);
   return h("section", { class: "end screen-body" },
     h("h1", { text: result.winners.length > 1 ? t("end.winners", { names: winners }) : t("end.winner", { names: winners }) }),
     h("p", { class: "ended", text: ended }),

@@ -32,6 +32,12 @@ function words(kind, e, snapshot) {
   };
   // The dive dice's event carries die 1's face as its own `kind` (the engine's projection).
   if (kind === "dived") p.face = `${t(`face.${e.kind}`)} + ${t(`distance.${e.distance}`)}`;
+  // The 1986 spinner's event carries the creature kind spun the same way; with nothing able
+  // to move, the line says so (the turn goes on at once, so no panel shows it).
+  if (kind === "spun") {
+    p.face = `${t(`spin.kind.${e.kind}`)} · ${t(`spin.move.${e.move}`)}`;
+    if (!(e.may_move || []).length) return `${t("event.spun", p)} ${t("spin.none")}`;
+  }
   if (kind === "moved" && ["NW", "NE", "SW", "SE"].includes(e.to)) return null; // "saved" says it
   const key = `event.${kind}`;
   return has(key) ? t(key, p) : null;

@@ -154,7 +154,7 @@ function rulesStep(rules, redraw) {
     segmented(o.name, o.values, draft.options[o.name], (v) => { draft.options[o.name] = v; redraw(); }, (v) => t(`value.${v}`))));
   return [
     h("h2", { text: t("setup.rules") }),
-    h("p", { class: "explain", text: t("module.base.explain") }),
+    h("p", { class: "explain", text: t(lone ? "module.alone.explain" : "module.base.explain") }),
     h("ul", { class: "modules" }, moduleRows),
     h("h2", { text: t("setup.options") }),
     h("ul", { class: "options" }, optionRows),
@@ -163,11 +163,13 @@ function rulesStep(rules, redraw) {
 }
 
 function tableStep(redraw) {
+  // The 1986 people carry no values (E-4): its tiles are all this choice is about.
+  const v1986 = draft.modules.has("escape-1986") ? ".1986" : "";
   return [
     h("h2", { text: t("setup.table") }),
-    h("p", { class: "option-title", text: t("setup.mode") }),
+    h("p", { class: "option-title", text: t(`setup.mode${v1986}`) }),
     segmented("mode", ["physical", "digital"], draft.mode, (v) => { draft.mode = v; redraw(); }, (v) => t(`setup.mode.${v}`)),
-    h("p", { class: "explain", text: t(`setup.mode.${draft.mode}.explain`) }),
+    h("p", { class: "explain", text: t(`setup.mode.${draft.mode}.explain${v1986}`) }),
     h("p", { class: "option-title", text: t("setup.layout") }),
     segmented("layout", ["random", "table"], draft.layout, (v) => { draft.layout = v; redraw(); }, (v) => t(`setup.layout.${v}`)),
     h("p", { class: "explain", text: t(`setup.layout.${draft.layout}.explain`) }),

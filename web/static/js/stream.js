@@ -9,7 +9,7 @@ export const HAPPENINGS = [
   "saved", "eaten", "wrecked", "sunk_boat", "sunk", "kept", "revealed", "creature_placed",
   "no_piece", "whirlpool", "boat_arrived", "boarded_all", "rolled", "dived", "creature_moved",
   "drifted", "repelled", "squid_removed", "whale_removed", "grabbed", "protected",
-  "unprotected", "game_over", "result", "value_told", "immediate_point",
+  "unprotected", "game_over", "result", "value_told", "immediate_point", "spun",
 ];
 
 export function follow(game, { onSnapshot, onEvent, onStatus, onConnection }) {

@@ -25,7 +25,7 @@ function headline(snapshot, me) {
     ? (typeof view.actor === "number" ? byseat(snapshot, view.actor) : null)
     : turn;
   return h("header", { class: "turn-head", dataset: { phase } },
-    h("div", { class: "step", text: t(`phase.${phase}`) }),
+    h("div", { class: "step", text: t(spinning(view) && phase === "roll" ? "phase.spin" : `phase.${phase}`) }),
     whose
       ? h("div", { class: "whose" }, whose.seat === me ? h("strong", { text: t("turn.yours") }) : [chip(whose), " ", t("turn.theirs")])
       : null);
@@ -42,6 +42,9 @@ export function rollMeaning(view) {
   else text = t("roll.dive", { face: t(`face.${kind}`), distance: t(`distance.${dist}`), what: t(`dive.kind.${kind}`), how: t(`dive.dist.${dist}`) });
   return h("p", { class: "roll-meaning", dataset: { roll: view.roll } }, text, squid ? ` ${t("roll.squid")}` : "");
 }
+
+// The 1986 ruleset spins a spinner where the base game rolls a die (E-1).
+const spinning = (view) => view.rules.modules.includes("escape-1986");
 
 // The 1986 spinner's result and what it allows (E-1): how far, and which creatures can.
 function spinMeaning(view, kind, move) {
@@ -187,7 +190,10 @@ function waiting(ctx) {
   if (snapshot.legal?.length || snapshot.outcomes?.length || view.phase === "over") return null;
   let text;
   if (view.phase === "defence") text = t("wait.defence");
-  else if (view.actor === "table") text = t(`wait.table.${view.phase}`, { name: byseat(snapshot, view.turn).name });
+  else if (view.actor === "table") {
+    const key = spinning(view) && view.phase === "roll" ? "wait.table.spin" : `wait.table.${view.phase}`;
+    text = t(key, { name: byseat(snapshot, view.turn).name });
+  }
   else if (typeof view.actor === "number" && view.actor !== me) text = t("wait.player", { name: byseat(snapshot, view.actor).name });
   else return null;
   return h("p", { class: "waiting", dataset: { waiting: view.phase } }, text);
@@ -216,7 +222,7 @@ function footer(ctx) {
   if (snapshot.can_undo && me !== null && me === view.turn) {
     parts.push(button(t("turn.undo"), () => ctx.intent("undo"), { intent: "undo" }, "secondary"));
   }
-  if (authorised && me !== null) parts.push(button(t("fix.open"), ctx.openFix, { fix: "open" }, "secondary"));
+  if (authorised && me !== null) parts.push(button(t(spinning(view) ? "fix.open.1986" : "fix.open"), ctx.openFix, { fix: "open" }, "secondary"));
   return parts.length ? h("div", { class: "footer-row" }, parts) : null;
 }
 
