@@ -52,7 +52,8 @@ function spinMeaning(view, kind, move) {
   const which = may ? (may.length ? t("spin.may", { creatures: may.map(creatureLabel).join(", ") }) : t("spin.none")) : "";
   return h("p", { class: "roll-meaning", dataset: { roll: view.roll } },
     t("roll.spin", { kind: t(`spin.kind.${kind}`), move: t(`spin.move.${move}`) }), " ",
-    t(move === "dive" ? "spin.how.dive" : "spin.how.steps"), which ? ` ${which}` : "");
+    // A dolphin never attacks (E-3), so it never stops early.
+    t(move === "dive" ? "spin.how.dive" : kind === "dolphin" ? "spin.how.dolphin" : "spin.how.steps"), which ? ` ${which}` : "");
 }
 
 function points(view) {
