@@ -174,3 +174,34 @@ def test_F_4_a_step_taken_clears_its_form_undo_is_the_turns_own_and_the_end_lead
     ben.close()
     no_page_errors(ana, ben)
     no_small_targets(ana, ben)
+
+
+def test_F_1_faces_entered_wrongly_are_fixed_from_the_rollers_phone(
+    browser: Browser, live: Live
+) -> None:
+    """F-1: the faces are a fact of the table: the roller's phone fixes them (the turn is
+    replayed from that roll) where undo cannot take them back; other phones are not offered it."""
+    game_id = live.new_game(kind="flotilla", players=PLAYERS, roll="entered")
+    ana, ben = seated(browser, live.url, "Ana", "Ben")
+    live.command(0, DIVE)
+    live.command(0, ["dive_faces", [["barrel", "barrel"], ["toxicity"]]])
+    same_seq([ana, ben])
+    page = ana.page
+    assert ana.phase == "barrels" and ben.page.locator("[data-go=fix-faces]").count() == 0
+    page.click("[data-go=fix-faces]")
+    page.wait_for_selector("[data-fixing]")
+    assert "on" in (
+        page.get_attribute("button[data-die='0'][data-face='barrel+barrel']", "class") or ""
+    )
+    page.click("button[data-die='0'][data-face='toxicity']")
+    ana.shot("flotilla-fix-faces")
+    ana.tap("[data-go=fix-send]")
+    same_seq([ana, ben])
+    snap = live.table.snapshot(game_id, "referee")["state"]
+    assert snap["phase"] == "turn" and snap["last"]["toxicity"] == 2
+    assert "toxicity +2" in page.inner_text("[data-last=dive]")
+    assert page.locator("[data-fixing]").count() == 0
+    ana.close()
+    ben.close()
+    no_page_errors(ana, ben)
+    no_small_targets(ana, ben)

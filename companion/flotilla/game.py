@@ -359,7 +359,10 @@ class FlotillaGame:
     def _resolved(self, kind: str, summary: dict[str, Any], ev: list[Event]) -> None:
         s = self.state
         assert s.step is not None
-        s.last = {"kind": kind, "faces": s.step["faces"], "rolled": s.step["rolled"], **summary}
+        # What was declared stays beside the faces, so that a phone can offer them for fixing.
+        declared = {k: s.step[k] for k in ("kind", "dice", "skiffs") if k in s.step}
+        s.last = {"kind": kind, "faces": s.step["faces"], "rolled": s.step["rolled"],
+                  "declared": declared, **summary}  # fmt: skip
         s.step = None
         s.phase = "turn"
         ev.append(Event("dived" if kind == "dive" else "researched", summary))

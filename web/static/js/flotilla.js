@@ -9,6 +9,7 @@
 import { h } from "./dom.js";
 import { t, has } from "./i18n.js";
 import { byseat, fill, ink } from "./players.js";
+import { get } from "./api.js";
 
 // The stream's event kinds of a Flotilla game (app.js listens to them).
 export const FLOTILLA_EVENTS = [
@@ -207,11 +208,11 @@ function vpForm(ctx) {
     h("button", { class: "big wide", dataset: { go: "vp" }, onclick: () => ctx.act(["vp", form.vp]) }, t("flotilla.take_vp")));
 }
 
-// The faces of the dice awaited: one row of buttons per die, then one tap sends them all.
-function facesPanel(ctx) {
+// The faces of the dice awaited (or of a roll being fixed): one row of buttons per die, then one
+// tap sends them all.
+function facesPanel(ctx, step = ctx.snapshot.state.step, fixing = null) {
   const { snapshot, act, intent, ui } = ctx;
   const view = snapshot.state;
-  const step = view.step;
   const dice = view.dice;
   const diving = step.kind === "dive";
   const count = diving ? step.dice.length : step.dice;
@@ -243,6 +244,17 @@ function facesPanel(ctx) {
   }
   const complete = form.faces.filter((f) => f !== undefined).length === count;
   const verb = diving ? "dive_faces" : "research_faces";
+  if (fixing) {
+    const correct = () => intent("correct", { seq: fixing.seq, action: [verb, form.faces.slice(0, count)] }).then(() => {
+      if (!ui.refusal) ui.fixFaces = null;
+      ctx.redraw();
+    });
+    return h("section", { class: "flotilla-roll", dataset: { roll: step.kind, fixing: fixing.seq } },
+      h("p", { class: "option-title", text: t("flotilla.fix.explain") }),
+      h("ol", { class: "dice" }, rows),
+      h("button", { class: "big wide", dataset: { go: "fix-send" }, disabled: complete ? null : true, onclick: correct }, t("flotilla.fix.send")),
+      h("button", { class: "secondary wide", dataset: { go: "fix-cancel" }, onclick: () => { ui.fixFaces = null; ctx.redraw(); } }, t("common.cancel")));
+  }
   return h("section", { class: "flotilla-roll", dataset: { roll: step.kind } },
     ui.askFaces ? h("p", { class: "question", role: "alert", text: t("flotilla.asked") }) : null,
     view.roll === "digital" ? h("div", { class: "digital" },
@@ -309,6 +321,31 @@ function tallyPanel(ctx) {
     dice.guilds.map((g) => h("div", { class: "row" }, h("span", { text: guildName(g.guild) }),
       counter(form.seals[g.guild] || 0, (v) => { form.seals[g.guild] = v; redraw(); }, 0, 9, { seals: g.guild }))),
     h("button", { class: "big wide", dataset: { go: "tally" }, onclick: () => act(["tally", { ...c, seals: form.seals }]) }, t("flotilla.send_tally")));
+}
+
+// -- fixing faces entered wrongly ---------------------------------------------------------------
+
+// The roll whose faces this phone may fix: the one under way once its faces are in, else the last
+// one resolved. The faces are a fact of the table: corrected (the turn is replayed from there),
+// never undone.
+function fixableRoll(view) {
+  if (view.step?.faces) return view.step;
+  return view.last?.declared ? { ...view.last.declared, faces: view.last.faces } : null;
+}
+
+async function startFix(ctx, roll) {
+  const { snapshot, ui } = ctx;
+  const verb = roll.kind === "dive" ? "dive_faces" : "research_faces";
+  try {
+    const rows = (await get(`/api/games/${snapshot.game}/actions`)).actions;
+    const row = rows.filter((r) => r.status === "ok" && r.action[0] === verb).pop();
+    if (!row) return;
+    form.faces = [...row.action[1]];
+    ui.fixFaces = { seq: row.seq, roll };
+  } catch (e) {
+    ui.refusal = { sentence: e.sentence || String(e) };
+  }
+  ctx.redraw();
 }
 
 // -- the end ----------------------------------------------------------------------------------
@@ -389,6 +426,7 @@ export function flotillaScreen(ctx) {
     form = fresh(key);
     ui.askFaces = false;
     ui.refusal = null; // it answered a step that is over
+    ui.fixFaces = null;
   }
   const mine = Boolean(snapshot.verbs && snapshot.verbs.length);
   // Done: the form empties, unless the table has already moved this phone to its next step.
@@ -400,7 +438,9 @@ export function flotillaScreen(ctx) {
   });
   const c = { ...ctx, act };
   let body;
+  const roll = view.phase === "over" || view.viewer !== view.turn ? null : fixableRoll(view);
   if (view.phase === "over") body = ending(snapshot);
+  else if (ui.fixFaces && roll) body = facesPanel(c, ui.fixFaces.roll, ui.fixFaces);
   else if (!mine) {
     const who = view.phase === "tally" ? view.actor : view.turn;
     body = h("p", { class: "waiting", text: t(`flotilla.waiting.${view.phase}`, { name: byseat(snapshot, who).name }) });
@@ -420,5 +460,6 @@ export function flotillaScreen(ctx) {
     refusal,
     body,
     view.phase === "over" ? null : lastStep(snapshot),
+    roll && !ui.fixFaces ? h("button", { class: "secondary wide", dataset: { go: "fix-faces" }, onclick: () => startFix(c, roll) }, t("flotilla.fix.open")) : null,
     snapshot.can_undo && view.viewer === view.turn ? h("button", { class: "secondary wide", dataset: { go: "undo" }, onclick: () => intent("undo") }, t("turn.undo")) : null);
 }
