@@ -162,6 +162,10 @@ def test_F_4_a_step_taken_clears_its_form_undo_is_the_turns_own_and_the_end_lead
     same_seq([ana, ben])
     assert ben.mine and page.locator(".refusal").count() == 0
 
+    live.command(1, ["trade", {"buy": {"red": 2}}])  # F-3: every phone sees what it cost
+    same_seq([ana, ben])
+    trade = page.inner_text("[data-last=trade]")
+    assert "Ben's trade" in trade and "bought 2 red" in trade and "paid " in trade
     live.command(1, ["vp", 10])  # the supply (6) runs out: the round ends, then a turn each
     for seat in (1, 2, 0, 1, 2):
         live.command(seat, ["done"])

@@ -111,6 +111,8 @@ class State:
     draws: int = 0
     """Dice rolls resolved so far: a digital roll's generator is seeded with seed and this."""
     traded: bool = False
+    trade: dict[str, Any] | None = None
+    """The last trade made (F-3): who, what was bought and sold, what it cost, paid and scored."""
     ending: Ending | None = None
     final: bool = False
     """The turn under way is one of the turns counted by `ending`."""
@@ -377,6 +379,8 @@ class FlotillaGame:
             )
         t = trade(s.market, a[1].get("buy"), a[1].get("sell"), box=self.box)
         s.market, s.traded = t.market, True
+        s.trade = {"seat": s.turn, "bought": t.bought, "sold": t.sold, "cost": t.cost,
+                   "income": t.income, "vp": t.vp}  # fmt: skip
         ev.append(Event("traded", {"seat": s.turn, **to_json(t)}))
         if t.vp:
             self._take(t.vp, ev)
@@ -512,6 +516,7 @@ class FlotillaGame:
             "supply": to_json(s.supply),
             "market": {c: {"space": n, "price": price(s.market, c, box)} for c, n in s.market.spaces.items()},
             "traded": s.traded,
+            "trade": s.trade,
             "ending": None if s.ending is None else {
                 "triggered_on": s.ending.triggered_on,
                 "turns_left": list(s.ending.turns_left),

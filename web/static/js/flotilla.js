@@ -123,6 +123,19 @@ function lastStep(snapshot) {
     h("p", { class: "outcome", text: parts.join(" · ") || t("flotilla.nothing") }));
 }
 
+// The last trade (F-3): what changed hands, what it cost and paid, and the VP past either end.
+function lastTrade(snapshot) {
+  const trade = snapshot.state.trade;
+  if (!trade) return null;
+  const goods = (key, counts) => Object.entries(counts).filter(([, n]) => n).map(([c, n]) => t(key, { n, colour: colour(c) }));
+  const parts = [...goods("flotilla.bought", trade.bought), ...goods("flotilla.sold", trade.sold),
+    t("flotilla.trade.money", { cost: trade.cost, income: trade.income })];
+  if (trade.vp) parts.push(t("flotilla.trade.vp", { n: trade.vp }));
+  return h("div", { class: "tell last", dataset: { last: "trade" } },
+    h("p", { class: "label", text: t("flotilla.last.trade", { name: byseat(snapshot, trade.seat).name }) }),
+    h("p", { class: "outcome", text: parts.join(" · ") }));
+}
+
 // -- the roller's steps --------------------------------------------------------------------------
 
 function turnSteps(ctx) {
@@ -460,6 +473,7 @@ export function flotillaScreen(ctx) {
     refusal,
     body,
     view.phase === "over" ? null : lastStep(snapshot),
+    view.phase === "over" ? null : lastTrade(snapshot),
     roll && !ui.fixFaces ? h("button", { class: "secondary wide", dataset: { go: "fix-faces" }, onclick: () => startFix(c, roll) }, t("flotilla.fix.open")) : null,
     snapshot.can_undo && view.viewer === view.turn ? h("button", { class: "secondary wide", dataset: { go: "undo" }, onclick: () => intent("undo") }, t("turn.undo")) : null);
 }
