@@ -277,11 +277,7 @@ class FlotillaGame:
         ev.append(Event("dive_started", {"seat": s.turn, "dice": s.step["dice"]}))
 
     def _dive_faces(self, a: list[Any], ev: list[Event]) -> None:
-        self._check_rolled(a)
-        s = self.state
-        assert s.step is not None
-        s.step.update(faces=a[1], rolled=len(a) > 2)
-        s.draws += 1
+        self._take_faces(a)
         d = self._dive()
         verified = all(
             k.verified for k in self.box.dive_kinds if k.depth in {x.depth for x in d.dice}
@@ -335,15 +331,11 @@ class FlotillaGame:
         ev.append(Event("research_started", {"seat": s.turn, "dice": dice}))
 
     def _research_faces(self, a: list[Any], ev: list[Event]) -> None:
-        self._check_rolled(a)
-        s = self.state
-        assert s.step is not None
-        s.step.update(faces=a[1], rolled=len(a) > 2)
-        s.draws += 1
+        self._take_faces(a)
         options = self._options()
         ev.append(Event("research_rolled", self._rolled(a, self.box.research_verified)))
         if options.wild_dice:
-            s.phase = "wild"
+            self.state.phase = "wild"
         else:
             self._researched(options.best, ev)
 
@@ -461,17 +453,23 @@ class FlotillaGame:
         assert step is not None and step["kind"] == "research"
         return research_options(step["faces"], step["artifacts"], step["dice"], self.box)
 
-    def _check_rolled(self, a: list[Any]) -> None:
-        """Faces marked as the companion's roll must be the roll it makes (`draw`), and only at a
-        table that chose digital rolls: the record never says the companion rolled what a
-        phone entered."""
-        if len(a) <= 2:
-            return
-        rule = "F-1" if a[0] == "dive_faces" else "F-2"
-        if self.state.roll != "digital":
-            raise RuleBroken(rule, "this table enters the faces it rolls: send them unmarked")
-        if a[1] != self.draw()[1]:
-            raise RuleBroken(rule, "these faces are not the companion's roll: send them unmarked")
+    def _take_faces(self, a: list[Any]) -> None:
+        """The faces of the roll under way, and one more roll counted. Faces marked as the
+        companion's roll must be the roll it makes (`draw`), and only at a table that chose
+        digital rolls: the record never says the companion rolled what a phone entered."""
+        s = self.state
+        assert s.step is not None
+        rolled = len(a) > 2
+        if rolled:
+            rule = "F-1" if a[0] == "dive_faces" else "F-2"
+            if s.roll != "digital":
+                raise RuleBroken(rule, "this table enters the faces it rolls: send them unmarked")
+            if a[1] != self.draw()[1]:
+                raise RuleBroken(
+                    rule, "these faces are not the companion's roll: send them unmarked"
+                )
+        s.step.update(faces=a[1], rolled=rolled)
+        s.draws += 1
 
     def _rolled(self, a: list[Any], verified: bool) -> dict[str, Any]:
         rolled = len(a) > 2
