@@ -121,6 +121,26 @@ def environment(folder: Path, **extra: str) -> dict[str, str]:
     return env
 
 
+@contextmanager
+def running(args: list[str], env: dict[str, str]) -> Iterator[subprocess.Popen[str]]:
+    """`companion ARGS` as its own process, output captured and stdin closed (the demo reads
+    keys from a terminal); killed on the way out if the test has not stopped it."""
+    proc = subprocess.Popen(
+        [str(COMPANION), *args],
+        env=env,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        yield proc
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+
+
 def stop(proc: subprocess.Popen[str], timeout: float = 10.0) -> tuple[int, str, str]:
     """SIGTERM, as systemd stops a service; exit status and output."""
     proc.send_signal(signal.SIGTERM)

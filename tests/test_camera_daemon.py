@@ -4,7 +4,6 @@ says on the status what to install, and a whole game is played through HTTP all 
 from __future__ import annotations
 
 import json
-import subprocess
 import urllib.request
 from pathlib import Path
 from typing import Any
@@ -12,9 +11,9 @@ from typing import Any
 import pytest
 
 from tests.daemon_support import (
-    COMPANION,
     environment,
     free_port,
+    running,
     stop,
     wait_http_200,
     write_config,
@@ -78,15 +77,8 @@ def test_B_9_without_opencv_and_picamera2_the_daemon_says_what_to_install_and_pl
     port = free_port()
     cfg = write_config(tmp_path, port, '\n[camera]\nsource = "picamera2"\n')
     env = environment(tmp_path, PYTHONPATH=str(hide))
-    proc = subprocess.Popen(
-        [str(COMPANION), "serve", "--config", str(cfg)],
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
     base = f"http://127.0.0.1:{port}"
-    try:
+    with running(["serve", "--config", str(cfg)], env) as proc:
         _, body = wait_http_200(base, ("/api/health",), timeout=20)
         camera = json.loads(body)["status"]["camera"]
         assert camera.startswith("unavailable: cv2 cannot be imported"), camera
@@ -99,10 +91,6 @@ def test_B_9_without_opencv_and_picamera2_the_daemon_says_what_to_install_and_pl
         games = call(base, "GET", "/api/games")["games"]
         assert games[-1]["id"] == game and games[-1]["ended_at"] is not None
         status, out, err = stop(proc)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.communicate()
     assert status == 0, err
     assert "camera:    picamera2: unavailable: cv2 cannot be imported" in out
     assert "Traceback" not in err

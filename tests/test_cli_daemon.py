@@ -21,6 +21,7 @@ from tests.daemon_support import (
     COMPANION,
     environment,
     free_port,
+    running,
     stop,
     wait_http_200,
 )
@@ -312,21 +313,9 @@ def test_demo_needs_no_configuration_file_and_shows_its_game(tmp_path: Path) -> 
     # exist: the demo reads no configuration at all.
     env = environment(tmp_path, COMPANION_CONFIG=str(tmp_path / "absent.toml"))
     env.pop("STATE_DIRECTORY")
-    proc = subprocess.Popen(
-        [str(COMPANION), "demo", "--port", str(port), "--seed", "11"],
-        env=env,
-        stdin=subprocess.DEVNULL,  # not the terminal pytest runs in: the demo reads keys there
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    try:
+    with running(["demo", "--port", str(port), "--seed", "11"], env) as proc:
         _, body = wait_http_200(f"http://127.0.0.1:{port}", ("/api/games",))
         status, out, err = stop(proc)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.communicate()
     assert status == 0, err
     games = json.loads(body)["games"]
     assert len(games) == 1

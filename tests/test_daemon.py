@@ -10,7 +10,6 @@ import os
 import socket
 import sqlite3
 import stat
-import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -20,11 +19,11 @@ from companion import bench, config, daemon, notify, security, urls
 from companion.commands import SPECTATOR
 from companion.store import Store
 from tests.daemon_support import (
-    COMPANION,
     environment,
     free_port,
     notify_socket,
     receive,
+    running,
     stop,
     wait_http_200,
     write_config,
@@ -193,22 +192,11 @@ def test_serve_answers_http_pings_the_watchdog_and_stops_cleanly_on_sigterm(
     cfg = write_config(tmp_path, port)
     with notify_socket() as (sock, path):
         env = environment(tmp_path, NOTIFY_SOCKET=path, WATCHDOG_USEC="400000")
-        proc = subprocess.Popen(
-            [str(COMPANION), "serve", "--config", str(cfg)],
-            env=env,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-        )
-        try:
+        with running(["serve", "--config", str(cfg)], env) as proc:
             receive(sock, lambda m: "READY=1" in m, timeout=10)
             wait_http_200(f"http://127.0.0.1:{port}", ("/api/games", "/"))
             receive(sock, lambda m: "WATCHDOG=1" in m, timeout=3)
             status, out, err = stop(proc)
-        finally:
-            if proc.poll() is None:
-                proc.kill()
-                proc.communicate()
         receive(sock, lambda m: m.startswith("STOPPING=1"))
     assert status == 0, err
     kept = json.loads((tmp_path / security.FILENAME).read_text())
