@@ -205,8 +205,8 @@ def _to_movement(tbl: Table) -> int:
     if game_id is None:
         raise RuntimeError(f"bench web: the game did not start: {reply.message}")
     game = Game.new(Rules(), 4, 1, "digital")
-    for row in tbl.read(lambda: tbl.store.log(game_id)):
-        game.apply(row.action)
+    for row in tbl.log(game_id, REFEREE):
+        game.apply(row["action"])
     while game.phase != "move":
         action = game.legal_actions()[0]
         answer = tbl.call(Command("cli", game.actor, "", game_id, action=list(action)))

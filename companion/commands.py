@@ -36,6 +36,10 @@ class Command:
     action: list[Any] | None = None
     intent: str | None = None
     args: dict[str, Any] = field(default_factory=dict)
+    view: int | str | None = None
+    """Whom the reply is written for (a seat, SPECTATOR or REFEREE): the Table projects its
+    events and sentence for that view. None: the seat's own, or the referee's for a command
+    without a seat (the table itself)."""
 
     def __post_init__(self) -> None:
         if self.source not in SOURCES:

@@ -196,6 +196,21 @@ def replay_game(record: GameRecord, rows: list[Row]) -> AnyGame:
     return game
 
 
+def row_json(row: Row, kind: str) -> dict[str, Any]:
+    """One stored action as JSON, with its notation."""
+    return {
+        "seq": row.seq,
+        "ord": row.ord,
+        "action": row.action,
+        "notation": KINDS[kind].notation(row.action),
+        "source": row.source,
+        "seat": row.seat,
+        "at": row.at,
+        "status": row.status,
+        "note": row.note,
+    }
+
+
 def export(record: GameRecord, rows: list[Row]) -> dict[str, Any]:
     """Everything stored about a game, and where its actions lead (the referee's view)."""
     return {
@@ -212,19 +227,6 @@ def export(record: GameRecord, rows: list[Row]) -> dict[str, Any]:
         },
         "rules": record.rules,
         "players": record.players,
-        "actions": [
-            {
-                "seq": r.seq,
-                "ord": r.ord,
-                "action": r.action,
-                "notation": KINDS[record.kind].notation(r.action),
-                "source": r.source,
-                "seat": r.seat,
-                "at": r.at,
-                "status": r.status,
-                "note": r.note,
-            }
-            for r in rows
-        ],
+        "actions": [row_json(r, record.kind) for r in rows],
         "final": replay_game(record, rows).view(REFEREE),
     }

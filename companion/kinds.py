@@ -5,7 +5,7 @@ store and the event stream treat both alike through `KINDS`.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -66,6 +66,21 @@ def shown(game: Game, action: list[Any], view: View) -> str:
         elif a[0] == "back" and a[1] in sinking.kept_backs(game.state):
             a = ("back", "red")
     return engine.notation(a)
+
+
+def seen(action: list[Any], events: Sequence[AnyEvent], view: View) -> list[Any] | None:
+    """A stored action as `view` may know it, read off the engine's projection of the events it
+    caused: as it is when `view` sees them as the referee does; else without its secret — a
+    placement without its value, a tile's back as ``red`` (a red tile kept) —; None (left out)
+    for any other action with a secret, rather than a guess."""
+    who = engine_view(view)
+    if all(e.project(who) == e.project(REFEREE) for e in events):
+        return action
+    if action[0] == "place":
+        return [*action[:2], None]
+    if action[0] == "back":
+        return ["back", "red"]
+    return None
 
 
 def new_survive(record: GameRecord) -> Game:

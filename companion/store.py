@@ -239,26 +239,40 @@ class Store:
         request_id: str | None = None,
         outcome: dict[str, Any] | None = None,
     ) -> int:
-        """Store one accepted action at the end of the game's log; return its sequence number.
+        """Store one accepted action at the end of the game's log; return its sequence number."""
+        return self.append_all(game_id, [(action, source, seat, request_id)], at, outcome)[0]
 
-        `outcome`: the action ended the game; its result is recorded in the same transaction, so
-        that a crash cannot leave a game over by its log but in play by its record."""
+    def append_all(
+        self,
+        game_id: int,
+        actions: list[tuple[list[Any], str, int | None, str | None]],
+        at: float,
+        outcome: dict[str, Any] | None = None,
+    ) -> list[int]:
+        """Store accepted actions (each ``(action, source, seat, request_id)``) at the end of the
+        game's log in one transaction — a command and the draws it brings, one ``fsync`` —; return
+        their sequence numbers.
+
+        `outcome`: the last action ended the game; its result is recorded in the same
+        transaction, so that a crash cannot leave a game over by its log but in play by its
+        record."""
         with self.transaction() as db:
             seq = self._next_seq(game_id)
             ord_ = db.execute(
                 "SELECT COALESCE(MAX(ord), 0) + 1 FROM actions WHERE game_id = ?", (game_id,)
             ).fetchone()[0]
-            db.execute(
+            db.executemany(
                 "INSERT INTO actions (game_id, seq, ord, action, source, seat, at, request_id) "
                 "VALUES (?,?,?,?,?,?,?,?)",
-                (game_id, seq, ord_, json.dumps(action), source, seat, at, request_id),
-            )
+                [(game_id, seq + i, ord_ + i, json.dumps(action), source, seat, at, request_id)
+                 for i, (action, source, seat, request_id) in enumerate(actions)],
+            )  # fmt: skip
             if outcome is not None:
                 db.execute(
                     "UPDATE games SET outcome = ?, ended_at = ? WHERE id = ?",
                     (json.dumps(outcome), at, game_id),
                 )
-        return seq
+        return [seq + i for i in range(len(actions))]
 
     def find_game_request(self, request_id: str) -> int | None:
         """The game a start request made, if it made one."""

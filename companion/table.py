@@ -20,7 +20,7 @@ from concurrent.futures import Future
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from . import engine
+from . import engine, history
 from .commands import REFEREE, Command, Event, Reply
 from .engine import Game, Rules, RulesError
 from .engine.data import TERRAIN_COUNT, TERRAINS
@@ -37,6 +37,7 @@ from .kinds import (
     engine_view,
     flotilla_setup,
     game_of,
+    seen,
 )
 from .proposals import CameraWatch, Proposal
 from .store import GameRecord, Row, Store, StoreError
@@ -56,6 +57,10 @@ class Refused(Exception):
         self.message = message
 
 
+class UnknownGame(Refused):
+    """A game asked for that the table never played."""
+
+
 @dataclass
 class Subscriber:
     game: int | None
@@ -66,38 +71,54 @@ class Subscriber:
 
 
 @dataclass
-class Session:
-    """A game held in memory: its record, the engine's game and the actions in force."""
+class Loaded:
+    """A game held in the Table's memory: its record, the engine's game and the actions in
+    force, each with the events it caused (what each viewer may know of it is read off them)."""
 
     record: GameRecord
     game: AnyGame
     log: list[Row] = field(default_factory=list)
+    caused: list[Sequence[AnyEvent]] = field(default_factory=list)
+    """The events of each action of `log`, in the same order."""
     turn_start: int = 0
     """Index in `log` of the first action of the current turn (undo stops there)."""
     events: int = 0
     """Events published so far; the next event's sequence number."""
 
     @classmethod
-    def load(cls, record: GameRecord, rows: list[Row]) -> Session:
-        session = cls(record, game_of(record))
+    def load(cls, record: GameRecord, rows: list[Row]) -> Loaded:
+        loaded = cls(record, game_of(record))
         for row in rows:
-            session.push(row, session.game.apply(row.action))
-        return session
+            loaded.push(row, loaded.game.apply(row.action))
+        return loaded
 
     def push(self, row: Row, events: Sequence[AnyEvent]) -> None:
         self.log.append(row)
+        self.caused.append(events)
         self.events += len(events)
         if any(e.kind == "turn" for e in events):
             self.turn_start = len(self.log)
+
+
+@dataclass(frozen=True)
+class Done:
+    """An action the engine accepted in memory, not yet stored: `_commit` stores it."""
+
+    action: list[Any]
+    source: str
+    seat: int | None
+    events: Sequence[AnyEvent]
+    request_id: str = ""
 
 
 class Table:
     """One queue, one thread, every game."""
 
     def __init__(self, store: Store, clock: Callable[[], float] = time.time) -> None:
-        self.store = store
+        self._store = store
+        """The game log: the Table's alone (the edges read through the methods below)."""
         self.clock = clock
-        self.sessions: dict[int, Session] = {}
+        self._loaded: dict[int, Loaded] = {}
         self.current: int | None = None
         self.subscribers: list[Subscriber] = []
         self._told: dict[int, int] = {}
@@ -194,10 +215,46 @@ class Table:
         """A game as `view` may see it, with what the table knows around it."""
 
         def job() -> dict[str, Any]:
-            session = self._session(game)
-            return self._snapshot(session, view)
+            loaded = self._fetch(game)
+            return self._snapshot(loaded, view)
 
         result: dict[str, Any] = self.read(job)
+        return result
+
+    def games(self, timeout: float = 30.0) -> tuple[list[GameRecord], int | None]:
+        """Every stored game, oldest first, and the table's current one."""
+        result: tuple[list[GameRecord], int | None] = self.read(
+            lambda: (self._store.games(), self.current), timeout
+        )
+        return result
+
+    def record(self, game: int, timeout: float = 30.0) -> GameRecord:
+        """A stored game's record; UnknownGame if there is none."""
+        result: GameRecord = self.read(lambda: self._record(game), timeout)
+        return result
+
+    def log(self, game: int, view: View, timeout: float = 30.0) -> list[dict[str, Any]]:
+        """The game's log as `view` may read it. The referee reads every stored row whatever
+        its status; anyone else the actions in force only, each as the engine's projection of
+        its events lets them know it (a value they may not see left out: ``place 3.4 =?``)."""
+        result: list[dict[str, Any]] = self.read(lambda: self._log(game, view), timeout)
+        return result
+
+    def export(self, game: int, view: View, timeout: float = 30.0) -> dict[str, Any]:
+        """Everything stored about a game and where it leads (`history.export`). The log holds
+        every hidden value, so a game still in play is exported to the referee only: Refused
+        for anyone else until it is over (and its values are public)."""
+
+        def job() -> dict[str, Any]:
+            record = self._record(game)
+            if record.ended_at is None and view != REFEREE:
+                raise Refused(
+                    f"game {game} is still in play and its log holds hidden values: export it "
+                    "once it is over"
+                )
+            return history.export(record, self._store.log(game, everything=True))
+
+        result: dict[str, Any] = self.read(job, timeout)
         return result
 
     def set_status(self, part: str, status: str) -> None:
@@ -207,7 +264,7 @@ class Table:
             self.status[part] = status
             for sub in list(self.subscribers):
                 game = sub.game if sub.game is not None else self.current
-                seq = self.sessions[game].events if game in self.sessions else 0
+                seq = self._loaded[game].events if game in self._loaded else 0
                 sub.deliver(Event(game or 0, seq, "status", dict(self.status)))
 
         self._on_thread(job)
@@ -220,18 +277,18 @@ class Table:
 
         def job() -> dict[str, Any] | None:
             try:
-                session = self._session(None)
+                loaded = self._fetch(None)
             except Refused:
                 return None
-            game = session.game
+            game = loaded.game
             if not isinstance(game, Game) or game.over:  # the camera watches Survive's island
                 return None
             terrain = game.state.terrain
             legal = game.legal_actions() if game.phase == "sink" else []
             sinkable = [a[1] for a in legal if a[0] == "sink"]
             return {
-                "game": session.record.id,
-                "at": _last(session),
+                "game": loaded.record.id,
+                "at": _last(loaded),
                 "phase": game.phase,
                 "tiles": {h: terrain[h] for h in engine.board.LAND if terrain[h] is not None},
                 "candidates": sinkable,
@@ -244,43 +301,60 @@ class Table:
         """The camera compares the board with the game: `disagree` names the hexes where they
         differ (empty: they agree again). Every phone is told; it is no command, as it changes
         nothing of the game."""
-        return self._on_thread(lambda: self._sync(self._session(game), disagree))
+        return self._on_thread(lambda: self._sync(self._fetch(game), disagree))
 
     # -- inside the thread ----------------------------------------------------------------
 
-    def _session(self, game: int | None) -> Session:
+    def _record(self, game: int) -> GameRecord:
+        loaded = self._loaded.get(game)
+        if loaded is not None:
+            return loaded.record
+        try:
+            return self._store.game(game)
+        except StoreError as e:
+            raise UnknownGame(str(e)) from None
+
+    def _log(self, game: int, view: View) -> list[dict[str, Any]]:
+        record = self._record(game)
+        if view == REFEREE:
+            return [history.row_json(r, record.kind) for r in self._store.log(game, True)]
+        loaded = self._fetch(game)
+        shown = []
+        for row, events in zip(loaded.log, loaded.caused, strict=True):
+            action = seen(row.action, events, view)
+            if action is not None:
+                shown.append(history.row_json(replace(row, action=action), record.kind))
+        return shown
+
+    def _fetch(self, game: int | None) -> Loaded:
         game_id = self.current if game is None else game
         if game_id is None:
             raise Refused("no game has been started at this table yet")
-        session = self.sessions.get(game_id)
-        if session is None:
-            try:
-                record = self.store.game(game_id)
-            except StoreError as e:
-                raise Refused(str(e)) from None
-            session = Session.load(record, self.store.log(game_id))
-            session.events = max(session.events, self._told.pop(game_id, 0))
-            self.sessions[game_id] = session
+        loaded = self._loaded.get(game_id)
+        if loaded is None:
+            loaded = Loaded.load(self._record(game_id), self._store.log(game_id))
+            loaded.events = max(loaded.events, self._told.pop(game_id, 0))
+            self._loaded[game_id] = loaded
             # A crash may have come between a stored action and the draws the companion makes
             # after it (a dealt tile): make them now, or the game would wait for nobody.
             with contextlib.suppress(Refused):
-                self._follow(session)
-        return session
+                self._follow(loaded)
+        return loaded
 
-    def _snapshot(self, session: Session, view: View) -> dict[str, Any]:
-        record = session.record
+    def _snapshot(self, loaded: Loaded, view: View) -> dict[str, Any]:
+        record = loaded.record
         return {
             "game": record.id,
             "kind": record.kind,
             "players": record.players,
             "settings": record.settings,
-            "seq": session.events,
-            "actions": len(session.log),
-            "can_undo": self._undoable(session) is not None,
+            "seq": loaded.events,
+            "actions": len(loaded.log),
+            "can_undo": self._undoable(loaded) is not None,
             "status": dict(self.status),
-            "camera": self._camera_json(session),
-            "state": session.game.view(engine_view(view)),
-            **KINDS[record.kind].choices(session.game, view),
+            "camera": self._camera_json(loaded),
+            "state": loaded.game.view(engine_view(view)),
+            **KINDS[record.kind].choices(loaded.game, view),
         }
 
     def _handle(self, command: Command) -> Reply:
@@ -289,25 +363,26 @@ class Table:
                 raise Refused(CAMERA_ONLY_PROPOSES)
             if command.intent == "new_game":
                 return self._new_game(command)
-            session = self._session(command.game)
+            loaded = self._fetch(command.game)
             if command.request_id:
-                seq = self.store.find_request(session.record.id, command.request_id)
+                seq = self._store.find_request(loaded.record.id, command.request_id)
                 if seq is not None:  # a retry of a command already carried out
-                    return Reply(command.request_id, True, session.record.id, seq,
+                    return Reply(command.request_id, True, loaded.record.id, seq,
                                  message=f"already done as action {seq}")  # fmt: skip
             if command.source == "camera":  # it proposes; only a player's tap acts
-                return self._propose(session, command)
+                return self._propose(loaded, command)
             if command.intent is None:
                 assert command.action is not None
-                return self._act(session, command, command.action)
-            return INTENTS[command.intent](self, session, command)
+                return self._act(loaded, command, command.action)
+            return INTENTS[command.intent](self, loaded, command)
         except Refused as e:
             return Reply(command.request_id, False, command.game, rule=e.rule, message=e.message)
 
-    def _act(self, session: Session, command: Command, action: Any) -> Reply:
-        """Check an action with the engine, store it, publish it, and draw what follows."""
-        game = session.game
-        why = _not_theirs(KINDS[session.record.kind], game, command.seat)
+    def _act(self, loaded: Loaded, command: Command, action: Any) -> Reply:
+        """Check an action with the engine, then store it with the draws that follow it in one
+        transaction, and only then tell everyone."""
+        game = loaded.game
+        why = _not_theirs(KINDS[loaded.record.kind], game, command.seat)
         if why:
             raise Refused(why)
         try:
@@ -316,53 +391,43 @@ class Table:
             raise Refused(e.message, e.rule) from None
         except MALFORMED as e:
             raise Refused(str(e)) from None
-        seq = self._store(
-            session, KINDS[session.record.kind].check(action), command.source, command.seat,
-            command.request_id,
-        )  # fmt: skip
-        mine = self._publish(session, events, command.seat)
-        try:
-            self._follow(session)
-        except Refused:
-            self._tell_state(session)
-            return Reply(command.request_id, True, session.record.id, seq, mine,
-                         message="done; the table's draw that follows could not be saved: "
-                         "send draw to try again")  # fmt: skip
-        self._tell_state(session)
-        return Reply(command.request_id, True, session.record.id, seq, mine)
+        stored = KINDS[loaded.record.kind].check(action)
+        done = Done(stored, command.source, command.seat, events, command.request_id)
+        seqs = self._commit(loaded, [done, *self._draws(loaded)])
+        self._tell_state(loaded)
+        view = engine_view(_reader(command))
+        return Reply(command.request_id, True, loaded.record.id, seqs[0],
+                     [e.project(view) for e in events])  # fmt: skip
 
-    def _store(
-        self,
-        session: Session,
-        action: list[Any],
-        source: str,
-        seat: int | None,
-        request_id: str = "",
-    ) -> int:
-        """Append to the store; if that fails, the game is rebuilt from what the store holds."""
+    def _commit(self, loaded: Loaded, done: list[Done]) -> list[int]:
+        """The one way an action reaches the log: store `done` (already applied to the game in
+        memory) in one transaction, and only then publish their events, in order. If storing
+        fails nothing is told, the game is rebuilt from what the store holds, and Refused."""
+        if not done:
+            return []
+        game_id = loaded.record.id
         at = self.clock()
-        game_id = session.record.id
-        outcome = session.game.result() if session.game.over else None
+        outcome = loaded.game.result() if loaded.game.over else None
+        rows = [(d.action, d.source, d.seat, d.request_id or None) for d in done]
         try:
-            seq = self.store.append(game_id, action, source, seat, at, request_id or None, outcome)
+            seqs = self._store.append_all(game_id, rows, at, outcome)
         except Exception:
             self._forget(game_id)
             log.exception("could not store an action of game %s", game_id)
             raise Refused(
                 "the action could not be saved, so it did not happen; try again"
             ) from None
-        session.log.append(Row(seq, seq, action, source, seat, at, "ok", None))
-        return seq
+        if outcome is not None:
+            loaded.record = replace(loaded.record, ended_at=at, outcome=outcome)
+        for d, seq in zip(done, seqs, strict=True):
+            first = loaded.events
+            loaded.push(Row(seq, seq, d.action, d.source, d.seat, at, "ok", None), d.events)
+            self._publish(loaded, d.events, first)
+        return seqs
 
-    def _publish(
-        self, session: Session, events: Sequence[AnyEvent], sender: int | None
-    ) -> list[dict[str, Any]]:
-        """Tell every subscriber its projection; return the sender's."""
-        game_id = session.record.id
-        if any(e.kind == "turn" for e in events):
-            session.turn_start = len(session.log)
-        first = session.events
-        session.events += len(events)
+    def _publish(self, loaded: Loaded, events: Sequence[AnyEvent], first: int) -> None:
+        """Tell every subscriber of the game its projection of `events`, numbered from `first`."""
+        game_id = loaded.record.id
         for sub in list(self.subscribers):
             following = sub.game if sub.game is not None else self.current
             if following != game_id:
@@ -370,35 +435,38 @@ class Table:
             view = engine_view(sub.view)
             for i, event in enumerate(events):
                 sub.deliver(Event(game_id, first + i, event.kind, event.project(view)))
-        view = engine_view(sender if sender is not None else REFEREE)
-        return [e.project(view) for e in events]
 
-    def _tell_state(self, session: Session) -> None:
+    def _tell_state(self, loaded: Loaded) -> None:
         """After a command: every viewer gets the game as it may see it now, with its choices."""
-        self._broadcast(session, "state", lambda view: self._snapshot(session, view))
+        self._broadcast(loaded, "state", lambda view: self._snapshot(loaded, view))
 
-    def _follow(self, session: Session) -> None:
-        """Draw the table decisions the companion makes itself (a dealt tile, a random island)."""
-        game = session.game
-        while game.is_chance() and self._draws_itself(session):
+    def _draws(self, loaded: Loaded) -> list[Done]:
+        """Make, in memory, the table decisions the companion draws itself (a dealt tile's back,
+        a random island); `_commit` stores them."""
+        game = loaded.game
+        done = []
+        while game.is_chance() and self._draws_itself(loaded):
             action = game.draw()
-            events = game.apply(action)
-            self._store(session, list(action), "table", None)
-            self._publish(session, events, None)
+            done.append(Done(list(action), "table", None, game.apply(action)))
+        return done
 
-    def _draws_itself(self, session: Session) -> bool:
-        phase = session.game.phase
+    def _follow(self, loaded: Loaded) -> None:
+        """Store and tell the draws the companion makes itself, in one transaction."""
+        self._commit(loaded, self._draws(loaded))
+
+    def _draws_itself(self, loaded: Loaded) -> bool:
+        phase = loaded.game.phase
         if phase == "terrain":
-            return bool(session.record.settings.get("layout") == "random")
-        return phase == "back" and session.record.mode == "digital"
+            return bool(loaded.record.settings.get("layout") == "random")
+        return phase == "back" and loaded.record.mode == "digital"
 
     def _broadcast(
-        self, session: Session, kind: str, data: Callable[[View], dict[str, Any]]
+        self, loaded: Loaded, kind: str, data: Callable[[View], dict[str, Any]]
     ) -> None:
         """A table event whose data depends on the viewer (e.g. a fresh snapshot)."""
-        game_id = session.record.id
-        seq = session.events
-        session.events += 1
+        game_id = loaded.record.id
+        seq = loaded.events
+        loaded.events += 1
         made: dict[View, dict[str, Any]] = {}  # one projection per view, however many watch it
         for sub in list(self.subscribers):
             following = sub.game if sub.game is not None else self.current
@@ -412,7 +480,7 @@ class Table:
     def _new_game(self, command: Command) -> Reply:
         args = command.args
         if command.request_id:
-            started = self.store.find_game_request(command.request_id)
+            started = self._store.find_game_request(command.request_id)
             if started is not None:  # a retry of a start already carried out
                 return Reply(
                     command.request_id, True, started, message=f"game {started} already started"
@@ -450,7 +518,7 @@ class Table:
             {"seat": i, "name": str(p.get("name") or f"Player {i + 1}"), "colour": p.get("colour")}
             for i, p in enumerate(players)
         ]
-        game_id = self.store.create_game(
+        game_id = self._store.create_game(
             kind,
             rules_json,
             seats,
@@ -461,94 +529,94 @@ class Table:
             command.request_id or None,
         )
         self.current = game_id
-        session = Session.load(self.store.game(game_id), [])
-        self.sessions[game_id] = session
-        self._broadcast(session, "new_game", lambda view: self._snapshot(session, view))
+        loaded = Loaded.load(self._store.game(game_id), [])
+        self._loaded[game_id] = loaded
+        self._broadcast(loaded, "new_game", lambda view: self._snapshot(loaded, view))
         message = f"game {game_id} started"
         try:
-            self._follow(session)
+            self._follow(loaded)
         except Refused:
             message += "; the island could not be dealt yet: send draw to go on"
         return Reply(command.request_id, True, game_id, message=message)
 
-    def _roll(self, session: Session, command: Command) -> Reply:
-        if session.record.kind == "flotilla":
-            return self._flotilla_roll(session, command)
-        if session.game.phase != "roll":
+    def _roll(self, loaded: Loaded, command: Command) -> Reply:
+        if loaded.record.kind == "flotilla":
+            return self._flotilla_roll(loaded, command)
+        if loaded.game.phase != "roll":
             raise Refused("the creature die is rolled in step 4, after a tile is removed", "B-10")
-        return self._act(session, command, session.game.draw())
+        return self._act(loaded, command, loaded.game.draw())
 
-    def _draw(self, session: Session, command: Command) -> Reply:
-        if session.record.kind == "flotilla":
-            return self._flotilla_roll(session, command)
-        if not session.game.is_chance():
+    def _draw(self, loaded: Loaded, command: Command) -> Reply:
+        if loaded.record.kind == "flotilla":
+            return self._flotilla_roll(loaded, command)
+        if not loaded.game.is_chance():
             raise Refused("nothing is waiting for the table to decide")
-        return self._act(session, command, session.game.draw())
+        return self._act(loaded, command, loaded.game.draw())
 
-    def _flotilla_roll(self, session: Session, command: Command) -> Reply:
+    def _flotilla_roll(self, loaded: Loaded, command: Command) -> Reply:
         """ROLL in a Flotilla game: a digital roll when the table chose one at setup; else the
         roller's phone is asked for the faces of the real dice (the companion never guesses)."""
-        game = session.game
+        game = loaded.game
         assert isinstance(game, FlotillaGame)
         if not game.is_chance():
             raise Refused("no dice are awaited: start a dive (F-1) or a research (F-2) first")
-        if session.record.settings.get("roll") == "digital":
-            return self._act(session, command, game.draw())
+        if loaded.record.settings.get("roll") == "digital":
+            return self._act(loaded, command, game.draw())
         seat = game.state.turn
         roll = game.phase if game.state.step is None else game.state.step["kind"]
-        self._broadcast(session, "enter_faces", lambda view: {"seat": seat, "roll": roll})
-        return Reply(command.request_id, True, session.record.id,
+        self._broadcast(loaded, "enter_faces", lambda view: {"seat": seat, "roll": roll})
+        return Reply(command.request_id, True, loaded.record.id,
                      message=f"seat {seat + 1}'s phone asks for the faces of the {roll} roll: "
                      "enter what the dice show")  # fmt: skip
 
-    def _next(self, session: Session, command: Command) -> Reply:
-        if ("done",) not in session.game.legal_actions():
+    def _next(self, loaded: Loaded, command: Command) -> Reply:
+        if ("done",) not in loaded.game.legal_actions():
             raise Refused("there is nothing to skip now: this step needs a choice")
-        return self._act(session, command, ["done"])
+        return self._act(loaded, command, ["done"])
 
-    def _undoable(self, session: Session) -> Row | None:
+    def _undoable(self, loaded: Loaded) -> Row | None:
         """The last action in force, if it is the current player's own move of this turn."""
-        if len(session.log) <= session.turn_start:
+        if len(loaded.log) <= loaded.turn_start:
             return None
-        row = session.log[-1]
-        facts = KINDS[session.record.kind].facts
-        if row.action[0] in facts or row.source == "table" or session.game.over:
+        row = loaded.log[-1]
+        facts = KINDS[loaded.record.kind].facts
+        if row.action[0] in facts or row.source == "table" or loaded.game.over:
             return None
-        if row.seat is not None and row.seat != session.game.state.turn:
+        if row.seat is not None and row.seat != loaded.game.state.turn:
             return None
         return row
 
-    def _undo(self, session: Session, command: Command) -> Reply:
-        row = self._undoable(session)
+    def _undo(self, loaded: Loaded, command: Command) -> Reply:
+        row = self._undoable(loaded)
         if row is None:
             raise Refused(
                 "only the current player's own moves of this turn can be undone; a die or a "
                 "tile's back is a fact of the table: correct it instead"
             )
-        if command.seat is not None and command.seat != session.game.state.turn:
-            raise Refused(f"only seat {session.game.state.turn + 1} may undo their own move")
-        self.store.mark(session.record.id, [row.seq], "undone", f"undone by {command.source}")
-        self._reload(session.record.id)
-        session = self.sessions[session.record.id]
-        kind = KINDS[session.record.kind]
-        notation = kind.notation(row.action)
+        if command.seat is not None and command.seat != loaded.game.state.turn:
+            raise Refused(f"only seat {loaded.game.state.turn + 1} may undo their own move")
+        self._store.mark(loaded.record.id, [row.seq], "undone", f"undone by {command.source}")
+        self._reload(loaded.record.id)
+        loaded = self._loaded[loaded.record.id]
+        kind = KINDS[loaded.record.kind]
+        notation = kind.shown(loaded.game, row.action, _reader(command))
         self._broadcast(
-            session,
+            loaded,
             "undone",
-            lambda view: {"action": kind.shown(session.game, row.action, view),
-                          **self._snapshot(session, view)},
+            lambda view: {"action": kind.shown(loaded.game, row.action, view),
+                          **self._snapshot(loaded, view)},
         )  # fmt: skip
         return Reply(
-            command.request_id, True, session.record.id, row.seq, message=f"undone: {notation}"
+            command.request_id, True, loaded.record.id, row.seq, message=f"undone: {notation}"
         )
 
-    def _correct(self, session: Session, command: Command) -> Reply:
+    def _correct(self, loaded: Loaded, command: Command) -> Reply:
         seq, action = command.args.get("seq"), command.args.get("action")
-        index = next((i for i, r in enumerate(session.log) if r.seq == seq), None)
+        index = next((i for i, r in enumerate(loaded.log) if r.seq == seq), None)
         if index is None:
             raise Refused(f"there is no action {seq} in force in this game")
-        old = session.log[index]
-        kind = KINDS[session.record.kind]
+        old = loaded.log[index]
+        kind = KINDS[loaded.record.kind]
         if old.action[0] not in kind.facts:
             raise Refused(
                 f"action {seq} ({kind.notation(old.action)}) is a player's move, not a "
@@ -560,15 +628,15 @@ class Table:
             raise Refused(str(e)) from None
         if new[0] != old.action[0]:
             raise Refused(f"a {old.action[0]} can only be corrected by another {old.action[0]}")
-        game = game_of(session.record)
-        for row in session.log[:index]:
+        game = game_of(loaded.record)
+        for row in loaded.log[:index]:
             game.apply(row.action)
         try:
             game.apply(new)
         except ILLEGAL as e:
             raise Refused(f"the correction is not possible there: {e.message}", e.rule) from None
         dropped: list[Row] = []
-        for row in session.log[index + 1 :]:
+        for row in loaded.log[index + 1 :]:
             # A later move stands only where its own seat still makes it: after the correction
             # the turn may have passed to someone else.
             if _not_theirs(kind, game, row.seat):
@@ -583,21 +651,21 @@ class Table:
             if command.seat is None
             else f"seat {command.seat + 1} ({command.source})"
         )
-        new_seq = self.store.correct(
-            session.record.id, old.seq, new, command.source, command.seat, self.clock(), by,
+        new_seq = self._store.correct(
+            loaded.record.id, old.seq, new, command.source, command.seat, self.clock(), by,
             [r.seq for r in dropped],
         )  # fmt: skip
         if game.over:
             result = game.result()
             assert result is not None
-            self.store.finish(session.record.id, result, self.clock())
-        elif session.game.over:  # the game as it stood before the correction
-            self.store.reopen(session.record.id)
-        self._reload(session.record.id)
-        session = self.sessions[session.record.id]
+            self._store.finish(loaded.record.id, result, self.clock())
+        elif loaded.game.over:  # the game as it stood before the correction
+            self._store.reopen(loaded.record.id)
+        self._reload(loaded.record.id)
+        loaded = self._loaded[loaded.record.id]
 
         def change(view: View) -> dict[str, Any]:
-            game = session.game
+            game = loaded.game
             return {
                 "seq": old.seq,
                 "was": kind.shown(game, old.action, view),
@@ -609,41 +677,42 @@ class Table:
             }
 
         self._broadcast(
-            session, "corrected", lambda view: {**change(view), **self._snapshot(session, view)}
+            loaded, "corrected", lambda view: {**change(view), **self._snapshot(loaded, view)}
         )
-        self._follow(session)
+        self._follow(loaded)
         return Reply(
-            command.request_id, True, session.record.id, new_seq,
-            message=f"{kind.notation(old.action)} corrected to {kind.notation(new)}; "
+            command.request_id, True, loaded.record.id, new_seq,
+            message=f"{kind.shown(loaded.game, old.action, _reader(command))} corrected to "
+            f"{kind.shown(loaded.game, new, _reader(command))}; "
             f"{len(dropped)} action(s) dropped",
         )  # fmt: skip
 
     def _forget(self, game_id: int) -> None:
         """Drop a game from memory; it is rebuilt from the store when next asked for."""
-        session = self.sessions.pop(game_id, None)
-        if session is not None:
-            self._told[game_id] = max(self._told.get(game_id, 0), session.events)
+        loaded = self._loaded.pop(game_id, None)
+        if loaded is not None:
+            self._told[game_id] = max(self._told.get(game_id, 0), loaded.events)
 
     def _reload(self, game_id: int) -> None:
         """Rebuild a game from the store (after an undo or a correction)."""
         self._forget(game_id)
-        self._session(game_id)
+        self._fetch(game_id)
 
     # -- the camera's proposals ------------------------------------------------------------
 
-    def _watch(self, session: Session) -> CameraWatch:
-        return self.watches.setdefault(session.record.id, CameraWatch())
+    def _watch(self, loaded: Loaded) -> CameraWatch:
+        return self.watches.setdefault(loaded.record.id, CameraWatch())
 
-    def _pending(self, session: Session) -> Proposal | None:
+    def _pending(self, loaded: Loaded) -> Proposal | None:
         """The proposal still open: one made before the last action in force is stale."""
-        proposal = self._watch(session).proposal
-        return proposal if proposal is not None and proposal.at == _last(session) else None
+        proposal = self._watch(loaded).proposal
+        return proposal if proposal is not None and proposal.at == _last(loaded) else None
 
-    def _camera_json(self, session: Session) -> dict[str, Any] | None:
-        watch = self.watches.get(session.record.id)
+    def _camera_json(self, loaded: Loaded) -> dict[str, Any] | None:
+        watch = self.watches.get(loaded.record.id)
         if watch is None:
             return None
-        proposal = self._pending(session)
+        proposal = self._pending(loaded)
         if proposal is None and not watch.out_of_sync:
             return None
         return {
@@ -654,16 +723,16 @@ class Table:
             },
         }  # fmt: skip
 
-    def _propose(self, session: Session, command: Command) -> Reply:
+    def _propose(self, loaded: Loaded, command: Command) -> Reply:
         """A command from the camera: its action is shown to every phone as a proposal, and
         carried out only when a player confirms it."""
         if command.seat is not None:
             raise Refused("the camera proposes for the table; it never speaks for a seat")
         action, args = command.action, command.args
-        watch = self._watch(session)
-        at = _last(session)
+        watch = self._watch(loaded)
+        at = _last(loaded)
         if action and action[0] == "terrain":
-            layout = self._to_lay(session, args.get("layout"))
+            layout = self._to_lay(loaded, args.get("layout"))
             doubtful = _hexes(args.get("doubtful", []), "doubtful")
             if not set(doubtful) <= set(layout):
                 raise Refused("the doubtful positions must be among the layout's")
@@ -671,7 +740,7 @@ class Table:
             said = "the island's layout"
         elif action and action[0] == "sink" and len(action) == 2:
             choices = _hexes([action[1], *_listed(args.get("alternatives", []))], "a sunk tile")
-            legal = {a[1] for a in session.game.legal_actions() if a[0] == "sink"}
+            legal = {a[1] for a in loaded.game.legal_actions() if a[0] == "sink"}
             wrong = [_hex_name(h) for h in choices if h not in legal]
             if wrong:
                 raise Refused(
@@ -691,13 +760,13 @@ class Table:
         watch.ids += 1
         watch.proposal = proposal
         watch.rejected, watch.out_of_sync, watch.ignored = None, (), ()
-        self._tell_state(session)
-        return Reply(command.request_id, True, session.record.id, message=f"proposed: {said}")
+        self._tell_state(loaded)
+        return Reply(command.request_id, True, loaded.record.id, message=f"proposed: {said}")
 
-    def _to_lay(self, session: Session, layout: Any) -> dict[int, str]:
+    def _to_lay(self, loaded: Loaded, layout: Any) -> dict[int, str]:
         """The terrain of every land position still to lay, in the order they are laid, with
         the box's counts (B-2); Refused, saying what is wrong, otherwise."""
-        game = session.game
+        game = loaded.game
         if not isinstance(game, Game) or game.phase != "terrain":
             raise Refused("the island is not being laid now")
         land, laid = engine.board.LAND, game.state.layout
@@ -723,43 +792,43 @@ class Table:
             )
         return {h: layout[h] for h in land[laid:]}
 
-    def _asked(self, session: Session, command: Command) -> Proposal:
+    def _asked(self, loaded: Loaded, command: Command) -> Proposal:
         """The open proposal a phone's confirm or reject names by its id."""
-        proposal = self._pending(session)
+        proposal = self._pending(loaded)
         if proposal is None or command.args.get("id") != proposal.id:
             raise Refused(
                 "that camera proposal is no longer open (the game moved on, or the camera "
                 "proposed again): look at the board as it is now"
             )
-        actor = session.game.actor
+        actor = loaded.game.actor
         if command.seat is not None and actor is not None and command.seat != actor:
             raise Refused(f"the tile is seat {actor + 1}'s to remove: their phone confirms it")
         return proposal
 
-    def _confirm(self, session: Session, command: Command) -> Reply:
-        proposal = self._asked(session, command)
+    def _confirm(self, loaded: Loaded, command: Command) -> Reply:
+        proposal = self._asked(loaded, command)
         if proposal.layout is not None:
-            return self._lay(session, command, proposal.layout)
+            return self._lay(loaded, command, proposal.layout)
         chosen = command.args.get("hex", proposal.choices[0])
         if chosen not in proposal.choices:
             names = ", ".join(engine.board.name(h) for h in proposal.choices)
             raise Refused(f"the camera proposed {names}; confirm one of those, or reject it")
-        reply = self._act(session, command, ["sink", chosen])  # stored like a tapped sink
-        self._watch(session).proposal = None
+        reply = self._act(loaded, command, ["sink", chosen])  # stored like a tapped sink
+        self._watch(loaded).proposal = None
         return reply
 
-    def _lay(self, session: Session, command: Command, proposed: dict[int, str]) -> Reply:
+    def _lay(self, loaded: Loaded, command: Command, proposed: dict[int, str]) -> Reply:
         """The island as proposed, with the players' corrections (``args.layout``), laid
         position by position: each a stored fact, correctable like a tapped one."""
         corrections = command.args.get("layout", {})
         if not isinstance(corrections, dict):
             raise Refused("the corrections give positions and their terrains")
-        layout = self._to_lay(session, {**proposed, **corrections})
+        layout = self._to_lay(loaded, {**proposed, **corrections})
         quiet = replace(command, request_id="")
         for n, terrain in enumerate(layout.values(), 1):
             try:
                 # The request id goes with the last: a resent confirm finds the island laid.
-                reply = self._act(session, command if n == len(layout) else quiet,
+                reply = self._act(loaded, command if n == len(layout) else quiet,
                                   ["terrain", terrain])  # fmt: skip
             except Refused as e:
                 if n == 1:
@@ -768,25 +837,25 @@ class Table:
                     f"{n - 1} of {len(layout)} positions were laid; then: {e.message}. Lay the "
                     "rest by hand, or confirm what the camera proposes next"
                 ) from None
-        self._watch(session).proposal = None
+        self._watch(loaded).proposal = None
         return replace(reply, message=f"the island is laid: {len(layout)} positions")
 
-    def _reject(self, session: Session, command: Command) -> Reply:
-        watch = self._watch(session)
+    def _reject(self, loaded: Loaded, command: Command) -> Reply:
+        watch = self._watch(loaded)
         if watch.out_of_sync and command.args.get("id") == watch.sync_id:
             # "Ignore the camera for now": until the board shows something else.
             watch.ignored, watch.out_of_sync = watch.out_of_sync, ()
-            self._tell_state(session)
-            return Reply(command.request_id, True, session.record.id,
+            self._tell_state(loaded)
+            return Reply(command.request_id, True, loaded.record.id,
                          message="the camera is ignored until the board changes")  # fmt: skip
-        proposal = self._asked(session, command)
+        proposal = self._asked(loaded, command)
         watch.rejected, watch.proposal = (proposal.at, proposal.what), None
-        self._tell_state(session)
-        return Reply(command.request_id, True, session.record.id,
+        self._tell_state(loaded)
+        return Reply(command.request_id, True, loaded.record.id,
                      message="the camera's proposal is dropped")  # fmt: skip
 
-    def _sync(self, session: Session, disagree: tuple[int, ...]) -> None:
-        watch = self._watch(session)
+    def _sync(self, loaded: Loaded, disagree: tuple[int, ...]) -> None:
+        watch = self._watch(loaded)
         if disagree:
             if disagree in (watch.out_of_sync, watch.ignored):
                 return
@@ -798,7 +867,7 @@ class Table:
             watch.out_of_sync, watch.ignored = (), ()
         else:
             return
-        self._tell_state(session)
+        self._tell_state(loaded)
 
 
 def _not_theirs(kind: Kind, game: AnyGame, seat: int | None) -> str:
@@ -814,10 +883,18 @@ def _not_theirs(kind: Kind, game: AnyGame, seat: int | None) -> str:
     return ""
 
 
-def _last(session: Session) -> int:
+def _reader(command: Command) -> View:
+    """Whom the reply is for: the view the command names, else its seat's, else the referee's
+    (a command without a seat from the table itself)."""
+    if command.view is not None:
+        return command.view
+    return REFEREE if command.seat is None else command.seat
+
+
+def _last(loaded: Loaded) -> int:
     """The highest sequence number in force (0 before any): it changes with every action, undo
     and correction (a corrected action is stored anew, under the next number)."""
-    return max((row.seq for row in session.log), default=0)
+    return max((row.seq for row in loaded.log), default=0)
 
 
 CAMERA_ONLY_PROPOSES = (
@@ -854,7 +931,7 @@ def _fraction(value: Any) -> bool:
     return isinstance(value, int | float) and not isinstance(value, bool) and 0 <= value <= 1
 
 
-INTENTS: dict[str, Callable[[Table, Session, Command], Reply]] = {
+INTENTS: dict[str, Callable[[Table, Loaded, Command], Reply]] = {
     "roll": Table._roll,
     "draw": Table._draw,
     "next": Table._next,

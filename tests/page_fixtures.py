@@ -63,4 +63,4 @@ def live(tmp_path: Path) -> Iterator[Live]:
         server.task_dispatcher.shutdown(timeout=5)
         thread.join(5)
         table.stop()
-        table.store.close()
+        table._store.close()

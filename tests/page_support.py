@@ -95,7 +95,7 @@ class Live:
     def mirror(self, game_id: int) -> Game:
         """The engine's game replayed from the store: for setting scenes, never for the page."""
         table = self.table
-        record, rows = table.read(lambda: (table.store.game(game_id), table.store.log(game_id)))
+        record, rows = table.read(lambda: (table._store.game(game_id), table._store.log(game_id)))
         return replay(
             Rules.from_json(record.rules), len(record.players), record.seed, record.mode,
             [r.action for r in rows],

@@ -29,7 +29,7 @@ def new_game(table: Table, seed: int = 1, **args: Any) -> int:
 
 
 def mirror(table: Table, game_id: int) -> Game:
-    record, rows = table.read(lambda: (table.store.game(game_id), table.store.log(game_id)))
+    record, rows = table.read(lambda: (table._store.game(game_id), table._store.log(game_id)))
     rules = Rules.from_json(record.rules)
     return replay(rules, len(record.players), record.seed, record.mode, [r.action for r in rows])
 

@@ -392,7 +392,7 @@ def test_a_bad_request_is_a_4xx_with_a_sentence_and_changes_nothing(
     client, table, game = in_progress
 
     def state() -> tuple[Any, ...]:
-        stored = table.read(lambda: (table.store.games(), table.store.log(game, everything=True)))
+        stored = table.read(lambda: (table._store.games(), table._store.log(game, everything=True)))
         return table.snapshot(game, "referee"), stored
 
     before = state()

@@ -45,7 +45,7 @@ def test_B_9_a_seated_phone_confirms_and_bad_or_stale_answers_are_refused(app: F
         return client.post(path, json=body)
 
     def stored() -> int:
-        return len(table.read(lambda: table.store.log(game_id)))
+        return len(table.read(lambda: table._store.log(game_id)))
 
     before = stored()
     for n, (args, says) in enumerate(

@@ -39,7 +39,7 @@ def camera(table: Table, game: int, view: Any = REFEREE) -> dict[str, Any] | Non
 
 
 def stored(table: Table, game: int) -> list[tuple[list[Any], str]]:
-    rows = table.read(lambda: table.store.log(game))
+    rows = table.read(lambda: table._store.log(game))
     return [(r.action, r.source) for r in rows]
 
 
@@ -297,14 +297,14 @@ def test_B_9_a_camera_command_never_starts_a_game(table: Table) -> None:
         args = {"players": [{"name": "A"}, {"name": "B"}]}
         reply = table.call(Command("camera", seat, "", None, intent="new_game", args=args))
         assert not reply.accepted and "only proposes" in reply.message
-    assert [g.id for g in table.read(table.store.games)] == [game_id]
+    assert [g.id for g in table.read(table._store.games)] == [game_id]
 
 
 def harmless_correction(table: Table, game_id: int) -> tuple[int, list[Any]] | None:
     """A fact before the last action, and another outcome for it after which every later
     action still stands (so the correction drops nothing); None when there is none."""
-    record = table.read(lambda: table.store.game(game_id))
-    rows = table.read(lambda: table.store.log(game_id))
+    record = table.read(lambda: table._store.game(game_id))
+    rows = table.read(lambda: table._store.log(game_id))
     assert record is not None
     rules, n = Rules.from_json(record.rules), len(record.players)
     actions = [r.action for r in rows]
@@ -427,20 +427,20 @@ def test_B_2_a_layout_cut_short_by_the_game_log_says_how_far_it_got(
     )
     assert reply.accepted
     pid = camera(table, game_id)["proposal"]["id"]  # type: ignore[index]
-    append = table.store.append
+    append = table._store.append_all
     calls = []
 
-    def failing(*args: Any, **kwargs: Any) -> int:
+    def failing(*args: Any, **kwargs: Any) -> list[int]:
         calls.append(1)
         if len(calls) == 10:
             raise OSError("disk full")
         return append(*args, **kwargs)
 
-    monkeypatch.setattr(table.store, "append", failing)
+    monkeypatch.setattr(table._store, "append_all", failing)
     reply = answer(table, game_id, "confirm_proposal", 0, id=pid)
     assert not reply.accepted
     assert reply.message.startswith("9 of 40 positions were laid; then: the action could not")
-    monkeypatch.setattr(table.store, "append", append)
+    monkeypatch.setattr(table._store, "append_all", append)
     assert [a for a, _ in stored(table, game_id)] == [
         ["terrain", t] for t in list(box_layout().values())[:9]
     ]

@@ -655,7 +655,7 @@ def played_store(folder: Path, commands: int = 60) -> tuple[Path, int, list[Logg
     try:
         driver.play(flask_api(table), limit=commands)
     finally:
-        table.store.close()  # the last connection: the WAL is folded into the file
+        table._store.close()  # the last connection: the WAL is folded into the file
     ((game_id, acked),) = driver.acked.items()
     return path, game_id, acked
 

@@ -100,9 +100,9 @@ def test_E_1_a_1986_game_through_the_table_is_stored_and_replays_unchanged(table
         spun = table.call(Command("cli", game=game, intent="roll"))
         assert spun.accepted, spun.message
         assert not now.over
-    rows = table.read(lambda: table.store.log(game))
+    rows = table.read(lambda: table._store.log(game))
     assert sum(row.action[0] == "spin" for row in rows) == 4
     state = table.snapshot(game, "referee")["state"]
     assert state["rules"]["modules"] == ["escape-1986"]
     assert state == mirror(table, game).referee_view()
-    assert Table(table.store).snapshot(game, "referee")["state"] == state
+    assert Table(table._store).snapshot(game, "referee")["state"] == state

@@ -55,7 +55,7 @@ def state(table: Table, game: int, view: Any = REFEREE) -> dict[str, Any]:
 
 
 def rows(table: Table, game: int) -> list[tuple[list[Any], str]]:
-    log = table.read(lambda: table.store.log(game, everything=True))
+    log = table.read(lambda: table._store.log(game, everything=True))
     return [(r.action, r.status) for r in log]
 
 
@@ -76,14 +76,14 @@ def test_F_1_F_2_a_game_is_stored_and_replayed_from_the_store(tmp_path: Path) ->
     assert before["state"]["turn"] == 1
     assert before["state"]["vp"] == [4, 0, 0]
     assert before["state"]["supply"]["supply"] == 296
-    table.store.close()
+    table._store.close()
 
     again = Table(Store(tmp_path / "games.db"))
     after = state(again, game)
     assert after["state"] == before["state"]
     assert after["kind"] == "flotilla" and after["actions"] == 8
     assert after["settings"] == {"roll": "entered"}
-    again.store.close()
+    again._store.close()
 
 
 def test_F_1_corrected_faces_replay_what_follows_and_drop_what_no_longer_fits(
@@ -212,7 +212,7 @@ def test_F_4_a_bad_setup_is_refused_with_a_sentence(
     body = {"kind": "flotilla", "players": PLAYERS, **args}
     reply = table.call(Command("cli", intent="new_game", args=body))
     assert not reply.accepted and says in reply.message
-    assert table.read(table.store.games) == []
+    assert table.read(table._store.games) == []
 
 
 @pytest.mark.parametrize(
@@ -269,13 +269,13 @@ def test_F_4_F_5_F_6_the_supply_runs_out_the_last_turns_are_played_and_the_game_
     ok(table, game, ["tally", {**count, "toxicity": 4}], seat=1)
     ok(table, game, ["tally", {**count, "toxicity": 2}], seat=2)
 
-    record = table.read(lambda: table.store.game(game))
+    record = table.read(lambda: table._store.game(game))
     assert record.ended_at is not None
     ranking = [(p["seat"], p["place"], p["total"]) for p in record.outcome["ranking"]]
     assert ranking == [(1, 1, 22), (0, 2, 12), (2, 3, 2)]
     assert state(table, game)["state"]["result"]["winners"] == [1]
     # `companion replay` and `companion export` read it back like a Survive game.
-    log = table.read(lambda: table.store.log(game, everything=True))
+    log = table.read(lambda: table._store.log(game, everything=True))
     lines = list(history.replay_lines(record, log))
     assert "  1. Ben: 22 VP" in lines and any(" vp 20 " in line for line in lines)
     assert lines[3] == "Turn 1: Ana (seat 1)" and "Setting up" not in lines  # no setup to tell
@@ -327,7 +327,7 @@ def test_F_1_a_correction_drops_later_moves_whose_seat_no_longer_makes_them(tabl
     assert reply.accepted and "6 action(s) dropped" in reply.message, reply.message
     snap = state(table, game)["state"]
     assert (snap["vp"], snap["turn"], snap["phase"]) == ([0, 0, 0], 0, "barrels")
-    log = table.read(lambda: table.store.log(game))
+    log = table.read(lambda: table._store.log(game))
     assert [(r.action[0], r.seat) for r in log] == [("dive", 0), ("dive_faces", None)]
 
 
@@ -345,13 +345,13 @@ def test_F_6_a_correction_that_reopens_an_ended_game_reopens_its_record(tmp_path
     count = {"currency": 0, "resources": 0, "crew": 1, "penalty_vp": 0, "toxicity": 0}
     for seat in (0, 1, 2):
         ok(table, game, ["tally", count], seat=seat)
-    assert table.read(lambda: table.store.game(game)).ended_at is not None  # type: ignore[union-attr]
+    assert table.read(lambda: table._store.game(game)).ended_at is not None  # type: ignore[union-attr]
     reply = intent(table, game, "correct", seq=faces, action=["dive_faces", [["barrel"], []]])
     assert reply.accepted, reply.message
-    record = table.read(lambda: table.store.game(game))
+    record = table.read(lambda: table._store.game(game))
     assert record is not None and record.ended_at is None and record.outcome is None
     table.stop()
-    table.store.close()
+    table._store.close()
     again = Table(Store(tmp_path / "games.db"))
     again.start()
     try:
@@ -359,7 +359,7 @@ def test_F_6_a_correction_that_reopens_an_ended_game_reopens_its_record(tmp_path
         assert state(again, game)["state"]["phase"] == "barrels"
     finally:
         again.stop()
-        again.store.close()
+        again._store.close()
 
 
 def test_F_1_only_the_rollers_phone_tells_the_faces_and_only_the_companion_marks_its_roll(
@@ -378,7 +378,7 @@ def test_F_1_only_the_rollers_phone_tells_the_faces_and_only_the_companion_marks
 
     digital = start(table, roll="digital", seed=3)
     ok(table, digital, RESEARCH)
-    drawn = table.read(lambda: table.sessions[digital].game.draw())
+    drawn = table.read(lambda: table._loaded[digital].game.draw())
     other_faces = ["currency:2"] * 4 if drawn[1] == ["currency:1"] * 4 else ["currency:1"] * 4
     forged = act(table, digital, ["research_faces", other_faces, "rolled"])
     assert not forged.accepted and "not the companion's roll" in forged.message

@@ -80,7 +80,7 @@ def test_a_press_names_a_known_button_and_gesture() -> None:
 
 def rows(table: Table, game: int) -> list[tuple[list[object], str, str]]:
     """Every stored action with its source and status, in order."""
-    log = table.read(lambda: table.store.log(game, everything=True))
+    log = table.read(lambda: table._store.log(game, everything=True))
     return [(r.action, r.source, r.status) for r in log]
 
 

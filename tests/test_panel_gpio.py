@@ -105,7 +105,7 @@ def colour(factory: MockFactory) -> tuple[float, ...]:
 
 
 def rows(table: Table, game: int) -> list[tuple[list[Any], str, str]]:
-    log = table.read(lambda: table.store.log(game, everything=True))
+    log = table.read(lambda: table._store.log(game, everything=True))
     return [(r.action, r.source, r.status) for r in log]
 
 

@@ -43,7 +43,7 @@ def wait_for(condition: Callable[[], Any], timeout: float = 5.0) -> Any:
 
 
 def last_row(table: Table, game: int) -> tuple[list[Any], str, str]:
-    row = table.read(lambda: table.store.log(game, everything=True))[-1]
+    row = table.read(lambda: table._store.log(game, everything=True))[-1]
     return row.action, row.source, row.status
 
 

@@ -14,10 +14,11 @@ from typing import Any
 import pytest
 
 from companion.commands import Command, Event, Reply
-from companion.engine import Game, notation
+from companion.engine import Game, Rules, notation
 from companion.store import Store
 from companion.table import Subscriber, Table
 from tests.playing import first, mirror, new_game, play_setup, play_until
+from tests.web_support import close, started_table
 
 
 def follow(table: Table, view: Any = "referee") -> list[Event]:
@@ -33,7 +34,7 @@ def increasing(events: list[Event]) -> bool:
 
 def statuses(table: Table, game: int) -> dict[int | None, tuple[str, str]]:
     """Each stored row's notation and status by seq (looked up with a Reply's seq)."""
-    rows = table.read(lambda: table.store.log(game, everything=True))
+    rows = table.read(lambda: table._store.log(game, everything=True))
     return {r.seq: (notation(tuple(r.action)), r.status) for r in rows}
 
 
@@ -83,7 +84,7 @@ def test_racing_commands_are_applied_one_after_the_other(
         while sum(r.accepted for _, _, r in sent) < 150:
 
             def legal() -> list[Any]:
-                return list(table.sessions[game].game.legal_actions())
+                return list(table._loaded[game].game.legal_actions())
 
             choices = table.read(legal)
             if not choices:
@@ -106,7 +107,7 @@ def test_racing_commands_are_applied_one_after_the_other(
     assert {thread for thread, _ in applied} == {"table"}
     seqs = [r.seq for _, _, r in accepted]
     assert len(set(seqs)) == len(seqs)
-    rows = table.read(lambda: table.store.log(game, everything=True))
+    rows = table.read(lambda: table._store.log(game, everything=True))
     stored = [r.action for r in sorted(rows, key=lambda r: r.seq) if r.seq >= first_new]
     assert stored == [action for _, action in applied]  # the store's order is the engine's
     by_seq = {r.seq: r.action for r in rows}
@@ -205,7 +206,7 @@ def test_a_corrected_die_face_drops_the_creature_move_it_allowed(table: Table) -
     assert {c["id"]: c["at"] for c in state["creatures"]}[moved_serpent] == creatures[moved_serpent]
     assert state == mirror(table, game).referee_view()  # the store's log says the same
     # and a Table started afresh on the store (after a power cut, say) sees the same game
-    assert Table(table.store).snapshot(game, "referee")["state"] == state
+    assert Table(table._store).snapshot(game, "referee")["state"] == state
 
 
 def test_a_players_move_cannot_be_corrected(table: Table) -> None:
@@ -229,19 +230,19 @@ def test_a_failing_store_append_leaves_nothing_half_done(
     game = new_game(table)
     play_setup(table, game)
     before = table.snapshot(game, "referee")
-    stored = table.read(lambda: table.store.log(game, everything=True))
+    stored = table.read(lambda: table._store.log(game, everything=True))
     events = follow(table)
     move = first(mirror(table, game), "move")
 
     with monkeypatch.context() as m:
-        m.setattr(table.store, "append", broken_append)
+        m.setattr(table._store, "append_all", broken_append)
         reply = act(table, game, move, seat=0)
 
     assert not reply.accepted and "could not be saved" in reply.message
     assert events == []  # nobody was told
     after = table.snapshot(game, "referee")
     assert (after["state"], after["actions"]) == (before["state"], before["actions"])
-    assert table.read(lambda: table.store.log(game, everything=True)) == stored
+    assert table.read(lambda: table._store.log(game, everything=True)) == stored
     again = act(table, game, move, seat=0)  # the same move, once the store works again
     assert again.accepted
     assert [e.kind for e in events] == ["moved", "state"]
@@ -255,34 +256,40 @@ def test_event_numbers_go_on_after_a_failed_append(
     play_setup(table, game)
     move = first(mirror(table, game), "move")
     with monkeypatch.context() as m:
-        m.setattr(table.store, "append", broken_append)
+        m.setattr(table._store, "append_all", broken_append)
         assert not act(table, game, move, seat=0).accepted
     assert act(table, game, move, seat=0).accepted
     assert increasing(events), [e.seq for e in events[-3:]]
 
 
-def test_a_reply_says_accepted_exactly_when_the_action_is_stored(
+def test_a_command_and_the_draw_it_brings_are_stored_in_one_transaction(
     table: Table, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """In a digital game a sunk tile's back is drawn by the Table: the sink and that draw are
+    one transaction (one fsync), so a failing store leaves neither and the reply says so."""
     game = new_game(table)  # digital: the Table draws each sunk tile's back itself
     play_setup(table, game)
     assert intent(table, game, "next", seat=0).accepted
     sink = first(mirror(table, game), "sink")
-    real_append = table.store.append
-    calls = 0
+    before = statuses(table, game)
+    real_append = table._store.append_all
+    calls: list[int] = []
 
-    def second_fails(*args: Any) -> int:
-        nonlocal calls
-        calls += 1
-        if calls == 2:
-            broken_append()
+    def counted(*args: Any) -> list[int]:
+        calls.append(len(args[1]))
         return real_append(*args)
 
     with monkeypatch.context() as m:
-        m.setattr(table.store, "append", second_fails)
+        m.setattr(table._store, "append_all", broken_append)
+        refused = act(table, game, sink, seat=0)
+    assert not refused.accepted and statuses(table, game) == before
+    with monkeypatch.context() as m:
+        m.setattr(table._store, "append_all", counted)
         reply = act(table, game, sink, seat=0)
-    stored = notation(sink) in [a for a, status in statuses(table, game).values()]
-    assert (reply.accepted, stored) == (True, True), reply.message
+    assert reply.accepted, reply.message
+    added = [a for seq, (a, _) in statuses(table, game).items() if seq not in before]
+    assert added[0] == notation(sink) and added[1].startswith("back ")
+    assert calls == [len(added)]
 
 
 def test_a_seed_too_large_to_store_is_refused(table: Table) -> None:
@@ -305,7 +312,7 @@ def test_a_retried_command_is_not_carried_out_twice(tmp_path: Path) -> None:
             )
         ).game
         assert game is not None
-        action = list(table.read(lambda: table.sessions[game].game.legal_actions())[0])
+        action = list(table.read(lambda: table._loaded[game].game.legal_actions())[0])
         first = table.call(Command("phone", seat=0, game=game, action=action, request_id="once"))
         again = table.call(Command("phone", seat=0, game=game, action=action, request_id="once"))
         assert first.accepted and again.accepted and again.seq == first.seq
@@ -328,7 +335,7 @@ def test_a_retried_start_makes_no_second_game(tmp_path: Path) -> None:
     first, again = table.call(start), table.call(start)
     assert first.accepted and again.accepted and again.game == first.game
     assert "already started" in again.message
-    assert len(table.store.games()) == 1
+    assert len(table._store.games()) == 1
 
 
 def test_a_reloaded_game_makes_the_draws_a_crash_left_undone(tmp_path: Path) -> None:
@@ -340,7 +347,7 @@ def test_a_reloaded_game_makes_the_draws_a_crash_left_undone(tmp_path: Path) -> 
                               args={"players": [{"name": "A"}, {"name": "B"}], "seed": 9})).game  # fmt: skip
     assert game is not None
     # Simulate the crash: a sink stored by hand, without the back the Table would have dealt.
-    engine_game = table.sessions[game].game
+    engine_game = table._loaded[game].game
     while engine_game.phase != "sink":
         action = (
             engine_game.legal_actions()[0] if not engine_game.is_chance() else engine_game.draw()
@@ -351,7 +358,7 @@ def test_a_reloaded_game_makes_the_draws_a_crash_left_undone(tmp_path: Path) -> 
     reloaded = Table(Store(tmp_path / "games.db"))
     state = reloaded.snapshot(game, "referee")["state"]
     assert state["phase"] != "back"  # the back was dealt on reload
-    assert reloaded.store.log(game)[-1].action[0] == "back"
+    assert reloaded._store.log(game)[-1].action[0] == "back"
 
 
 def test_after_a_command_each_viewer_gets_its_state_with_its_own_choices(tmp_path: Path) -> None:
@@ -398,3 +405,94 @@ def test_an_undone_placement_tells_its_value_to_nobody_but_the_referee(tmp_path:
     }
     assert said["referee"].endswith("=6")
     assert said[0].endswith("=?") and said[1].endswith("=?") and said["spectator"].endswith("=?")
+
+
+# -- stored before told ------------------------------------------------------------------------
+
+
+class Witness:
+    """A subscriber that, as each event is delivered, reads the game log through a second
+    SQLite connection: what it finds is what a power cut at that moment would leave."""
+
+    def __init__(self, path: Path) -> None:
+        self.db = sqlite3.connect(path, check_same_thread=False)
+        self.seen: list[tuple[Event, dict[str, int]]] = []
+
+    def deliver(self, event: Event) -> None:
+        counts = dict(
+            self.db.execute(
+                "SELECT status, COUNT(*) FROM actions WHERE game_id = ? GROUP BY status",
+                (event.game,),
+            ).fetchall()
+        )
+        counts["games"] = self.db.execute(
+            "SELECT COUNT(*) FROM games WHERE id = ?", (event.game,)
+        ).fetchone()[0]
+        self.seen.append((event, counts))
+
+
+TABLE_EVENTS = {"state", "new_game", "undone", "corrected", "enter_faces", "status"}
+
+
+def test_every_path_stores_an_action_before_anyone_is_told_of_it(tmp_path: Path) -> None:
+    """A new game with its dealt island, moves, sinks with the back the Table draws after them,
+    an undo and a correction: at the delivery of each event the log on disk already holds the
+    action that caused it (its `ok` rows replay to at least that many engine events)."""
+    table = started_table(tmp_path / "games.db")
+    witness = Witness(tmp_path / "games.db")
+    try:
+        table.subscribe(Subscriber(None, "referee", witness.deliver))
+        game = new_game(table, seed=3)  # digital, random island: 40 draws at the start
+        play_setup(table, game)
+        moved = act(table, game, first(mirror(table, game), "move"), seat=0)
+        assert intent(table, game, "undo", seat=0).accepted
+        assert moved.accepted
+        rng = random.Random(3)
+        engine_game = play_until(table, game, "roll")
+        rolled = intent(table, game, "roll")
+        face = rows_of(table, game)[-1].action
+        fixed = intent(table, game, "correct", seq=rolled.seq,
+                       action=["roll", "shark" if face[1] != "shark" else "whale"])  # fmt: skip
+        assert fixed.accepted, fixed.message
+        # From here the log in force only grows: event k needs the action that made it.
+        mark, in_force = len(witness.seen), len(rows_of(table, game))
+        engine_game = mirror(table, game)
+        while not engine_game.over:
+            if engine_game.is_chance():
+                assert intent(table, game, "draw").accepted
+            else:
+                act(table, game, rng.choice(engine_game.legal_actions()), seat=engine_game.actor)
+            engine_game = mirror(table, game)
+        rows = rows_of(table, game)
+    finally:
+        close(table)
+    replayed = Game.new(Rules(), 2, 3, "digital")
+    made = list(itertools.accumulate(len(replayed.apply(r.action)) for r in rows))
+    kinds = [e.kind for e, _ in witness.seen]
+    assert {"new_game", "undone", "corrected"} <= set(kinds) and kinds.count("moved") > 10
+    for event, stored in witness.seen[:mark]:
+        if event.kind == "new_game":
+            assert stored["games"] == 1
+        elif event.kind == "undone":
+            assert stored.get("undone", 0) == 1, "an undo was told before it was stored"
+        elif event.kind == "corrected":
+            assert stored.get("corrected", 0) == 1, "a correction was told before it was stored"
+    # Up to the undo, and after the correction, the log in force only grows: the k-th event
+    # told needs the action that made it stored.
+    undo = kinds.index("undone")
+    grown_to(witness.seen[:undo], 0, made)
+    assert grown_to(witness.seen[mark:], made[in_force - 1], made) == made[-1]
+
+
+def grown_to(seen: list[tuple[Event, dict[str, int]]], told: int, made: list[int]) -> int:
+    for event, stored in seen:
+        if event.kind in TABLE_EVENTS:
+            continue
+        needed = next((i for i, n in enumerate(made) if n > told), len(made) - 1) + 1
+        assert stored.get("ok", 0) >= needed, f"{event.kind} was told before it was stored"
+        told += 1
+    return told
+
+
+def rows_of(table: Table, game: int) -> list[Any]:
+    return table.read(lambda: table._store.log(game))  # type: ignore[no-any-return]

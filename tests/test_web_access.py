@@ -36,7 +36,7 @@ def game(app: Flask, table: Table) -> int:
 
 
 def log_length(table: Table, game: int) -> int:
-    return len(table.read(lambda: table.store.log(game, everything=True)))
+    return len(table.read(lambda: table._store.log(game, everything=True)))
 
 
 def error(response: Any) -> str:
@@ -65,7 +65,7 @@ def test_a_phone_without_the_pin_changes_nothing_and_is_told_how_to_join(
     r = stranger.post("/api/session/seat", json={"game": game, "seat": 1})
     assert r.status_code == 403 and "PIN" in error(r)
     assert log_length(table, game) == before
-    assert len(table.store.games()) == 1
+    assert len(table._store.games()) == 1
     # ... but it may watch: reads need nothing, and so does giving up a seat
     assert stranger.get(f"/api/games/{game}").status_code == 200
     assert stranger.post("/api/session/seat", json={"game": game, "seat": None}).status_code == 200
@@ -172,7 +172,7 @@ def test_a_command_goes_for_the_phones_seat_and_a_body_seat_that_disagrees_is_40
     assert log_length(table, game) == before
     r = ana.post(f"/api/games/{game}/commands", json={"request_id": "a", "action": move})
     assert r.status_code == 200
-    row = table.read(lambda: table.store.log(game))[-1]
+    row = table.read(lambda: table._store.log(game))[-1]
     assert (row.seat, row.source) == (0, "phone")
 
 
@@ -193,7 +193,7 @@ def test_a_watching_phone_may_press_the_tables_buttons_only(
     r = watcher.post(path, json={"request_id": "w4", "intent": "next"})  # NEXT, as the panel
     assert r.status_code == 200, r.json
     assert r.json["events"] == []  # type: ignore[index]  # the referee's projection: not for it
-    row = table.read(lambda: table.store.log(game))[-1]
+    row = table.read(lambda: table._store.log(game))[-1]
     assert (row.action, row.seat) == (["done"], None)
 
 

@@ -119,7 +119,7 @@ def test_a_finished_game_is_exported_whole_to_any_phone(
     assert r.headers["Content-Disposition"] == (f'attachment; filename="atlantis-game-{done}.json"')
     data = r.json
     assert data is not None
-    stored = table.read(lambda: table.store.log(done, everything=True))
+    stored = table.read(lambda: table._store.log(done, everything=True))
     assert [a["action"] for a in data["actions"]] == [row.action for row in stored]
     assert data["final"]["phase"] == "over" and data["game"]["outcome"]["ranking"]
     assert (
@@ -153,7 +153,7 @@ def test_bg_stats_gets_the_play_by_a_link_a_tap_follows(
         "sourceGameId": "survive",
     }
     assert "unverified" in play["comments"] and answer["bgg"]["verified"] is False
-    record = table.read(lambda: table.store.game(done))
+    record = table.read(lambda: table._store.game(done))
     ranking = {p["seat"]: p for p in record.outcome["ranking"]}
     assert [p["name"] for p in play["players"]] == ["A", "B", "C", "D"]
     for seat, player in enumerate(play["players"]):

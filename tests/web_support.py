@@ -56,7 +56,7 @@ def started_table(path: Path) -> Table:
 
 def close(table: Table) -> None:
     table.stop()
-    table.store.close()
+    table._store.close()
 
 
 def phone(

@@ -65,7 +65,7 @@ whatever its status:
 ``{"game", "actions": [{"seq", "ord", "action", "notation", "source", "seat", "at", "status",
 "note"}]}`` in log order (``status``: ok, undone, corrected or superseded). A phone reads the
 rows in force only, each as its seat (or a spectator) may know it: a value it may not see is
-left out (``place 3.4 =?``), a red back kept by another as ``back red`` (`actionlog`).
+left out (``place 3.4 =?``), a red back kept by another as ``back red`` (`Table.log`).
 
 ``GET /api/health`` — ``{"ok": true, "table_alive": bool, "status": {"panel": ..., "camera":
 ...}}``: ``ok`` says the web server answers; ``table_alive`` that the Table's thread goes round.
@@ -90,13 +90,11 @@ from typing import Any, cast
 
 from flask import Blueprint, abort, current_app, request, url_for
 
-from ..commands import Command, Reply
+from ..commands import REFEREE, SPECTATOR, Command, Reply
 from ..engine import board, parse
 from ..kinds import KINDS, MALFORMED
-from ..store import GameRecord, Row, StoreError
-from ..table import Refused, Table
-from . import access, payload, redact
-from .actionlog import visible_rows
+from ..table import GameRecord, Refused, Table, UnknownGame
+from . import access, payload
 from .payload import unprocessable
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -117,7 +115,7 @@ def the_table() -> Table:
     return cast(Table, current_app.extensions["companion.table"])
 
 
-def _timeout() -> float:
+def timeout() -> float:
     return float(current_app.config["TABLE_TIMEOUT"])
 
 
@@ -143,12 +141,7 @@ def create_game() -> tuple[dict[str, Any], int, dict[str, str]]:
 
 @bp.get("/games")
 def list_games() -> dict[str, Any]:
-    table = the_table()
-
-    def job() -> tuple[list[GameRecord], int | None]:
-        return table.store.games(), table.current
-
-    records, current = table.read(job, _timeout())
+    records, current = the_table().games(timeout())
     return {"games": [_summary(r, r.id == current) for r in records]}
 
 
@@ -169,14 +162,10 @@ def command(game_id: int) -> tuple[dict[str, Any], int]:
     record = record_of(game_id)
     sent = _command(data, game_id, len(record.players), record.kind)
     seat = access.sender_seat(game_id, len(record.players), data, sent.seat, sent.intent)
-    reply = _send(dataclasses.replace(sent, seat=seat))
+    # A phone's reply is written for its seat, or for a spectator: the Table projects it.
+    reader = None if access.is_local() or seat is not None else SPECTATOR
+    reply = _send(dataclasses.replace(sent, seat=seat, view=reader))
     answer = reply.to_json()
-    if not access.is_local():
-        # A seatless command's events are the referee's projection (Table._publish): a phone
-        # that watches reads the events from its stream instead.
-        if seat is None:
-            answer["events"] = []
-        answer["message"] = redact.notation(reply.message)
     if reply.accepted:
         return answer, 200
     return {**answer, "error": f"{answer['message']}."}, 409
@@ -184,12 +173,13 @@ def command(game_id: int) -> tuple[dict[str, Any], int]:
 
 @bp.get("/games/<int:game_id>/actions")
 def actions(game_id: int) -> dict[str, Any]:
-    table = the_table()
     record = record_of(game_id)
-    rows: list[Row] = table.read(lambda: table.store.log(game_id, everything=True), _timeout())
-    if not access.is_local():  # a phone: the actions in force, as its seat may know them
-        rows = visible_rows(record, rows, access.seat_in(game_id, len(record.players)))
-    return {"game": game_id, "actions": [_row(r, record.kind) for r in rows]}
+    if access.is_local():
+        view: int | str = REFEREE
+    else:  # a phone: the actions in force, as its seat (or a spectator) may know them
+        seat = access.seat_in(game_id, len(record.players))
+        view = SPECTATOR if seat is None else seat
+    return {"game": game_id, "actions": the_table().log(game_id, view, timeout())}
 
 
 @bp.get("/health")
@@ -208,7 +198,7 @@ def _send(command: Command) -> Reply:
     """The Table's reply; a 503 if it does not come in time, saying whether to send again."""
     future = the_table().submit(command)
     try:
-        return future.result(_timeout())
+        return future.result(timeout())
     except TimeoutError:
         if future.cancel():  # still queued: now it never will be carried out
             abort(503, "The table is busy and did not take the command; send it again shortly.")
@@ -224,15 +214,13 @@ def _send(command: Command) -> Reply:
 
 def record_of(game_id: int) -> GameRecord:
     """The stored game, or a 404 that says how to find the games there are."""
-    table = the_table()
     missing = f"There is no game {game_id}: GET /api/games lists the games."
     if game_id > payload.MAX_INT:  # beyond what the store can even look up
         abort(404, missing)
     try:
-        record: GameRecord = table.read(lambda: table.store.game(game_id), _timeout())
-    except StoreError:
+        return the_table().record(game_id, timeout())
+    except UnknownGame:
         abort(404, missing)
-    return record
 
 
 def _command(data: dict[str, Any], game_id: int, players: int, kind: str) -> Command:
@@ -393,18 +381,4 @@ def _summary(record: GameRecord, current: bool) -> dict[str, Any]:
         "ended_at": record.ended_at,
         "winners": [p for p in record.players if p["seat"] in firsts],
         "current": current,
-    }
-
-
-def _row(row: Row, kind: str) -> dict[str, Any]:
-    return {
-        "seq": row.seq,
-        "ord": row.ord,
-        "action": row.action,
-        "notation": KINDS[kind].notation(row.action),
-        "source": row.source,
-        "seat": row.seat,
-        "at": row.at,
-        "status": row.status,
-        "note": row.note,
     }

@@ -36,10 +36,10 @@ from urllib.parse import quote
 from flask import Blueprint, Response, abort, jsonify, redirect, request
 from werkzeug.wrappers import Response as WerkzeugResponse
 
-from .. import history
-from ..store import GameRecord, Row
+from ..commands import REFEREE, SPECTATOR
+from ..table import GameRecord, Refused
 from . import access
-from .api import record_of, the_table
+from .api import record_of, the_table, timeout
 
 bp = Blueprint("export", __name__, url_prefix="/api")
 
@@ -64,23 +64,16 @@ def bgg(kind: str) -> dict[str, Any]:
     }
 
 
-def _load(game_id: int) -> tuple[GameRecord, list[Row]]:
-    table = the_table()
-    record = record_of(game_id)
-    rows: list[Row] = table.read(lambda: table.store.log(game_id, everything=True))
-    return record, rows
-
-
 @bp.get("/games/<int:game_id>/export")
 def export(game_id: int) -> Response:
-    record, rows = _load(game_id)
-    if record.ended_at is None and not access.is_local():
-        abort(
-            409,
-            f"Game {game_id} is still in play and its log holds hidden values: export it once "
-            "it is over.",
+    record = record_of(game_id)
+    try:
+        exported = the_table().export(
+            game_id, REFEREE if access.is_local() else SPECTATOR, timeout()
         )
-    response = jsonify({**history.export(record, rows), "bgg": bgg(record.kind)})
+    except Refused as e:
+        abort(409, f"{e.message[0].upper()}{e.message[1:]}.")
+    response = jsonify({**exported, "bgg": bgg(record.kind)})
     response.headers["Content-Disposition"] = f'attachment; filename="atlantis-game-{game_id}.json"'
     return response
 

@@ -63,8 +63,8 @@ def play(name: str, args: dict[str, Any], folder: Path) -> dict[str, Any]:
     assert reply.accepted and game_id is not None, reply
     n = 0
     while True:
-        session = table.sessions[game_id]
-        game = session.game
+        loaded = table._loaded[game_id]
+        game = loaded.game
         if game.over:
             break
         n += 1
@@ -94,7 +94,7 @@ def play(name: str, args: dict[str, Any], folder: Path) -> dict[str, Any]:
         },
         "actions": [{"seq": r.seq, "action": r.action, "source": r.source, "seat": r.seat,
                      "status": r.status} for r in rows],
-        "final": table.sessions[game_id].game.referee_view(),
+        "final": table._loaded[game_id].game.referee_view(),
     }  # fmt: skip
 
 
