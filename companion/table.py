@@ -460,9 +460,7 @@ class Table:
             return bool(loaded.record.settings.get("layout") == "random")
         return phase == "back" and loaded.record.mode == "digital"
 
-    def _broadcast(
-        self, loaded: Loaded, kind: str, data: Callable[[View], dict[str, Any]]
-    ) -> None:
+    def _broadcast(self, loaded: Loaded, kind: str, data: Callable[[View], dict[str, Any]]) -> None:
         """A table event whose data depends on the viewer (e.g. a fresh snapshot)."""
         game_id = loaded.record.id
         seq = loaded.events
