@@ -15,8 +15,10 @@ VENV_FLAGS ?=
 # Debian packages the checks need (systemd: systemd-analyze verifies the unit that
 # `companion install-service` writes; chromium for the phone page's tests; python3-opencv, the
 # OpenCV 4.6 that Raspberry Pi OS ships, for the test of the legacy ArUco API). Installed only
-# as root.
-APT_PACKAGES := systemd chromium python3-opencv
+# as root. The hotspot's tests: network-manager (the real nmcli's --offline parser), dnsmasq-base
+# (dnsmasq --test), avahi-daemon and libxml2-utils (the service file against avahi's DTD),
+# poppler-utils (the card rendered to PNG and its text read back).
+APT_PACKAGES := systemd chromium python3-opencv network-manager dnsmasq-base avahi-daemon libxml2-utils poppler-utils
 # Extra arguments for pytest, e.g. `make pytest PYTEST_ARGS='-k serpent'`.
 PYTEST_ARGS ?=
 # Folders that ruff checks.

@@ -16,6 +16,7 @@ from pathlib import Path
 
 from . import bench, config, daemon, doctor, history, security, service, simulate
 from .engine import Rules, RulesError
+from .network import cli as network_cli
 from .store import GameRecord, Row, Store, StoreError
 from .vision import cli as vision_cli
 
@@ -83,7 +84,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
 def cmd_demo(args: argparse.Namespace) -> int:
     # No configuration file is read: a demo must work on a fresh machine, and a half-written
     # /etc/companion/companion.toml must not stand in its way.
-    cfg = config.parse({"web": {"port": args.port}, "panel": {"kind": "sim"}})
+    # Nor does it touch this machine's network: no hotspot.
+    cfg = config.parse(
+        {"web": {"port": args.port}, "panel": {"kind": "sim"}, "network": {"hotspot": "off"}}
+    )
     daemon.setup_logging()
     with tempfile.TemporaryDirectory(prefix="companion-demo-") as folder:
         notes = (
@@ -293,6 +297,7 @@ def parser() -> argparse.ArgumentParser:
     ins.set_defaults(run=cmd_install_service)
 
     vision_cli.add_parser(sub, with_config)
+    network_cli.add_parsers(sub, with_config, _config)
     return ap
 
 

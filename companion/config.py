@@ -8,6 +8,7 @@ the key and the form expected.
 
 from __future__ import annotations
 
+import ipaddress
 import os
 import re
 import tomllib
@@ -67,6 +68,28 @@ def _pin() -> tuple[Check, str]:
     )
 
 
+def _seconds() -> tuple[Check, str]:
+    return (lambda v: isinstance(v, int) and not isinstance(v, bool) and 5 <= v <= 3600), (
+        "a whole number of seconds from 5 to 3600"
+    )
+
+
+def _ipv4() -> tuple[Check, str]:
+    def check(v: Any) -> bool:
+        try:
+            return isinstance(v, str) and ipaddress.IPv4Address(v).is_private
+        except ValueError:
+            return False
+
+    return check, 'a private IPv4 address such as "10.42.0.1"'
+
+
+def _portal_port() -> tuple[Check, str]:
+    return (lambda v: isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= 65535), (
+        "80, another port, or 0 for none"
+    )
+
+
 def _optional_text() -> tuple[Check, str]:
     return (lambda v: v is None or (isinstance(v, str) and v != "")), "a non-empty string"
 
@@ -86,6 +109,13 @@ KEYS: dict[str, dict[str, tuple[Any, tuple[Check, str]]]] = {
         "tile_mode": ("physical", _one_of("physical", "digital")),
     },
     "security": {"pin": (None, _pin()), "secret": (None, _optional_text())},
+    "network": {
+        "hotspot": ("auto", _one_of("auto", "on", "off")),
+        "interface": ("wlan0", _text()),
+        "address": ("10.42.0.1", _ipv4()),
+        "wait": (45, _seconds()),
+        "portal_port": (80, _portal_port()),
+    },
 }
 
 

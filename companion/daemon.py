@@ -58,7 +58,7 @@ def with_security(config: Config, sec: security.Security) -> Config:
 
 
 def terminal_qr(url: str) -> str:
-    """`url` as a QR code of Unicode half blocks (segno's compact terminal output): no colour
+    """`url` (or any text) as a QR code of Unicode half blocks (segno's compact terminal output): no colour
     codes, so it reads the same on a terminal and in the journal. Empty if it cannot be made."""
     try:
         import segno
@@ -69,6 +69,21 @@ def terminal_qr(url: str) -> str:
     except Exception:  # a QR code is a convenience; never stop the start for it
         log.debug("no QR code", exc_info=True)
         return ""
+
+
+def join_block(keeper: Any) -> str:
+    """How a phone joins the table's own network: the Wi-Fi QR code, then the page's."""
+    network = keeper.network
+    if not keeper.active:
+        return "The table's hotspot is down: phones join the Pi on its usual network."
+    lines = [
+        f"The table is its own Wi-Fi network now: {network.ssid}, password {network.password}.",
+        "Scan to join the network:",
+        terminal_qr(network.qr_data()).rstrip("\n"),
+        f"then scan to open {keeper.page_url} (or http://atlantis.local):",
+        terminal_qr(keeper.page_url).rstrip("\n"),
+    ]
+    return "\n".join(line for line in lines if line)
 
 
 class Daemon:
@@ -107,6 +122,10 @@ class Daemon:
         """The terminal the simulated panel reads its keys from, if it runs in one."""
         self.urls: list[str] = []
         self.app: Any = None
+        self.hotspot: Any = None
+        """The hotspot's keeper (companion.network), unless [network] hotspot is off."""
+        self.portal: Any = None
+        self.portal_trouble = ""
 
     # -- starting -------------------------------------------------------------------------
 
@@ -152,6 +171,7 @@ class Daemon:
         # The page shows the same address in its QR code as the banner does.
         app.config["TABLE_URLS"] = list(self.urls)
         self.app = app
+        self._start_network(app)
         status = f"serving on {self.urls[0]}"
         notify.notify("READY=1", f"STATUS={status}")
         interval = notify.watchdog_interval()
@@ -177,6 +197,32 @@ class Daemon:
         if e.errno == errno.EACCES:
             return f"not allowed to listen on {where}: ports below 1024 need privileges"
         return f"cannot listen on {where}: {e.strerror or e}"
+
+    def _start_network(self, app: Any) -> None:
+        """The hotspot's keeper and the captive-portal port, unless [network] hotspot is off."""
+        if self.config["network.hotspot"] == "off":
+            return
+        from .network import hotspot, listener
+
+        port = self._bound_port()
+        streams = app.extensions["companion.streams"]
+
+        def changed(keeper: hotspot.Keeper) -> None:
+            # Port 80 is the probes' port: held only while the table is its own network.
+            if keeper.active and self.portal is None:
+                self.portal, self.portal_trouble = listener.open_portal(
+                    app, self.config, self.host, port
+                )
+            elif not keeper.active and self.portal is not None:
+                self.portal.stop()
+                self.portal = None
+            print(join_block(keeper), file=self.out, flush=True)
+
+        self.hotspot = hotspot.Keeper(
+            self.config, self.state_dir, port, busy=lambda: streams.count() > 0, on_change=changed
+        )
+        app.extensions["companion.network"] = self.hotspot
+        self.hotspot.start()
 
     def _start_panel(self) -> None:
         """The configured panel; one that cannot start is reported, and the table goes on
@@ -234,6 +280,8 @@ class Daemon:
             lines.append(f"  panel:     {self.panel_trouble or 'none ([panel] kind = none)'}")
         camera = self.camera.describe() if self.camera else "none ([camera] source = none)"
         lines.append(f"  camera:    {camera}")
+        hotspot = self.hotspot.describe() if self.hotspot else "off ([network] hotspot = off)"
+        lines.append(f"  hotspot:   {hotspot}")
         if isinstance(self.panel, sim.SimPanel):
             lines.append(f"  panel page: {self.urls[0]}panel")
         lines += list(self.notes)
@@ -266,6 +314,12 @@ class Daemon:
         notify.notify("STOPPING=1", "STATUS=stopping")
         if self.watchdog is not None:
             self.watchdog.stop()
+        # The hotspot itself stays up: phones keep their network across a restart.
+        if self.hotspot is not None:
+            self.hotspot.stop()
+        if self.portal is not None:
+            self.portal.stop()
+            self.portal = None
         if self.server is not None:
             self.end_streams()  # open event streams hold threads: end them first
             # run() already shut the worker threads down when a signal ended it; this also

@@ -377,6 +377,18 @@ def web_port(config: Config) -> Check:
     return Check("web", "ok", f"{host}:{port} is free")
 
 
+def hotspot(config: Config) -> Check:
+    from .network import doctor
+
+    return doctor.hotspot(config)
+
+
+def portal(config: Config) -> Check:
+    from .network import doctor
+
+    return doctor.portal(config)
+
+
 CHECKS: tuple[Callable[[Config], Check], ...] = (
     config_file,
     store,
@@ -386,6 +398,8 @@ CHECKS: tuple[Callable[[Config], Check], ...] = (
     serial_ports,
     camera,
     calibration,
+    hotspot,
+    portal,
 )
 
 

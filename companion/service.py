@@ -94,6 +94,8 @@ RestartSec=2
 # WATCHDOG=1 comes every 15 s while the table's thread is alive; 30 s without one is a restart.
 WatchdogSec=30
 TimeoutStopSec=20
+# Port 80 for phones' captive-portal probes when the table is its own Wi-Fi ([network]).
+AmbientCapabilities=CAP_NET_BIND_SERVICE
 NoNewPrivileges=yes
 ProtectSystem=full
 ProtectHome={protect_home}

@@ -9,7 +9,8 @@ creates game state or reaches it except through the Table's face (`submit`, `cal
 - `api`: games and commands (``/api/games``), health;
 - `stream`: Server-Sent Events of a game for one viewer;
 - `gamedata`: the board and the rules; `export`: a finished play as JSON and for BG Stats;
-- `openapi`: the API described (``/api/openapi.json``).
+- `openapi`: the API described (``/api/openapi.json``);
+- `portal` (companion.network): phones' captive-portal probes, while the table is a hotspot.
 
 Who may do what is `access`'s; web/README.md is the contract with the page.
 """
@@ -23,6 +24,7 @@ from flask import Flask
 from werkzeug.wrappers import Response
 
 from ..config import Config
+from ..network import portal
 from ..table import Table
 from . import api, errors, export, gamedata, openapi, pages, session, stream
 from .assets import web_folder
@@ -78,8 +80,10 @@ def create_app(
     app.extensions["companion.config"] = config
     app.extensions["companion.streams"] = stream.Streams(int(app.config["MAX_STREAMS"]))
     app.extensions["companion.pin_guard"] = session.PinGuard()
+    app.extensions["companion.network"] = None  # the daemon's hotspot keeper, if any
     errors.register(app)
-    for module in (pages, session, api, stream, gamedata, export, openapi):
+    # The portal first: in hotspot mode its redirect answers a probe before anything else looks.
+    for module in (portal, pages, session, api, stream, gamedata, export, openapi):
         app.register_blueprint(module.bp)
     app.after_request(_headers)
     return app

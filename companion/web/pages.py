@@ -7,7 +7,9 @@
   else the browser's Accept-Language, else the table's default ``[game] language``
   (`session.language`); ``languages``: all three;
 - ``table_url``: the address other phones use to join (the daemon's first URL: the Pi's LAN
-  address), and ``qr_svg``: that address as an inline SVG QR code (segno), ready to place.
+  address), and ``qr_svg``: that address as an inline SVG QR code (segno), ready to place;
+- while the table is its own Wi-Fi (companion.network): ``table_url`` is the page's address
+  on it, and ``wifi``/``wifi_svg`` the network and its Wi-Fi QR code, shown first.
 
 The page is sent with ``Cache-Control: no-cache`` (it carries the session's token) and a
 Content-Security-Policy that allows this origin's scripts, styles and connections only: no
@@ -31,6 +33,7 @@ from flask import (
 )
 from markupsafe import Markup
 
+from ..network import portal
 from . import access
 from .session import LANGUAGES, language
 
@@ -62,7 +65,7 @@ def table_url() -> str:
 
 @bp.get("/")
 def index() -> Response:
-    url = table_url()
+    url, wifi = portal.join_codes(table_url())
     html = render_template(
         "index.html",
         csrf=access.csrf_token(),
@@ -70,6 +73,8 @@ def index() -> Response:
         languages=LANGUAGES,
         table_url=url,
         qr_svg=Markup(qr_svg(url)),
+        wifi=wifi,
+        wifi_svg=Markup(qr_svg(wifi.qr_data())) if wifi else None,
     )
     response = Response(html, mimetype="text/html")
     response.headers["Cache-Control"] = "no-cache"

@@ -8,7 +8,12 @@ import { fill, ink } from "./players.js";
 function invite() {
   const template = document.getElementById("invite");
   const url = document.body.dataset.tableUrl || location.origin + "/";
+  // While the table is its own Wi-Fi, the next phone joins the network first (one scan).
+  const wifi = document.getElementById("wifi-invite");
   return h("section", { class: "invite" },
+    wifi ? h("div", { class: "wifi-invite", dataset: { wifi: wifi.dataset.ssid } },
+      wifi.content.cloneNode(true),
+      h("p", { class: "wifi", text: t("join.wifi", { ssid: wifi.dataset.ssid, password: wifi.dataset.password }) })) : null,
     template ? template.content.cloneNode(true) : null,
     h("p", { class: "url" }, t("join.url"), " ", h("a", { href: url, dataset: { link: "table" } }, url)));
 }
