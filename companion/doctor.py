@@ -267,7 +267,16 @@ def calibration(config: Config) -> Check:
             "calib", "warn", f"{path}: the terrain of each position is the camera's guess",
             "check it (companion vision calibrate shows it) and calibrate again with --layout",
         )  # fmt: skip
-    return Check("calib", "ok", f"{path}, made from {made.source or 'a setup photo'}")
+    lens = "no lens model (taken as straight)" if made.lens is None else made.lens.describe()
+    laid = f"{len(made.laid)} markers measured where laid" if made.laid else "markers as printed"
+    if made.lens is None or not made.laid:
+        return Check(
+            "calib", "warn", f"{path}: {lens}; {laid}",
+            f"{make} again: it measures the lens and where the markers lie",
+        )  # fmt: skip
+    return Check(
+        "calib", "ok", f"{path}, made from {made.source or 'a setup photo'}; {lens}; {laid}"
+    )
 
 
 # -- store --------------------------------------------------------------------------------

@@ -14,7 +14,7 @@ import numpy as np
 from companion.vision import geometry
 from companion.vision.aruco import MarkerDetector
 from companion.vision.markers import load
-from companion.vision.register import Registration, project, register
+from companion.vision.register import MAX_SHIFT, Registration, project, register
 
 from .vision_support import batch, cover, over_marker
 
@@ -89,11 +89,11 @@ def test_four_markers_on_one_side_do_not_pin_the_far_side_but_four_corners_do() 
         return r
 
     one_side = only({0, 1, 2, 7})  # the top edge and the left edge's middle
-    assert not one_side.ok and one_side.shift > 0.05
+    assert not one_side.ok and one_side.shift > MAX_SHIFT
     assert one_side.reason is not None
     assert one_side.reason.startswith("markers do not pin the board: leaving one out moves")
     corners = only({0, 2, 4, 6})
-    assert corners.ok and corners.shift <= 0.05
+    assert corners.ok and corners.shift <= MAX_SHIFT
     assert _centre_error(corners, shot.truth.homography or []) < 0.03
 
 

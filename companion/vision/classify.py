@@ -19,8 +19,12 @@ import numpy as np
 
 from ..engine import board
 from . import geometry
+from .lens import Lens
 from .model import CLASSES, ColourModel, Gaussian, robust_gaussian
 from .sample import BLACK_OFFSET, HexSamples
+
+HIDDEN = "hidden"
+"""The label of a hex the camera cannot see (unsure is a verdict, not a guess)."""
 
 REFERENCES = 3
 """Sea hexes whose median colour is a hex's reference: one would follow a piece on it, many
@@ -94,7 +98,12 @@ class HexVerdict:
 
     @property
     def land(self) -> bool:
-        return self.label != "sea"
+        return self.label not in ("sea", HIDDEN)
+
+    @property
+    def hidden(self) -> bool:
+        """Nothing can be said: an arm, a phone or glare covers the hex."""
+        return self.label == HIDDEN
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -124,6 +133,10 @@ class Calibration:
     source: str = ""
     markers: str = ""
     """The fingerprint of the marker layout it was made with (`MarkerLayout.fingerprint`)."""
+    lens: Lens | None = None
+    """The camera's lens as measured (None: straight, or not measured)."""
+    laid: dict[int, np.ndarray] = field(default_factory=dict)
+    """Marker id → its (4, 2) corners on the board (hex units) as measured where laid."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -135,6 +148,8 @@ class Calibration:
             "margins": {board.name(h): round(m, 4) for h, m in sorted(self.margins.items())},
             "noise": [round(float(v), 7) for v in self.noise],
             "model": self.model.to_json(),
+            "lens": None if self.lens is None else self.lens.to_json(),
+            "markers_laid": {str(i): c.round(4).tolist() for i, c in sorted(self.laid.items())},
         }
 
     @classmethod
@@ -149,7 +164,16 @@ class Calibration:
             {board.parse(k): float(v) for k, v in data.get("margins", {}).items()},
             str(data.get("source", "")),
             str(data.get("markers", "")),
+            Lens.from_json(data["lens"]) if data.get("lens") else None,
+            {int(i): _corners(c) for i, c in data.get("markers_laid", {}).items()},
         )
+
+
+def _corners(data: Any) -> np.ndarray:
+    corners = np.array(data, np.float64)
+    if corners.shape != (4, 2):
+        raise ValueError("a laid marker needs 4 corners of 2 coordinates")
+    return corners
 
 
 GLARE_SLACK = 3.0

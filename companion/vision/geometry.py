@@ -22,6 +22,9 @@ LAND: tuple[int, ...] = board.LAND
 PERMANENT_SEA: tuple[int, ...] = tuple(i for i in HEXES if i not in set(LAND))
 """The 93 hexes that are sea for the whole game (the lagoon among them): the colour reference."""
 
+INRADIUS = math.sqrt(3) / 2
+"""A hex's inradius (centre to the middle of a side) in hex units."""
+
 SAMPLE_RADIUS = 0.6
 """The sampled disc, in hex units. The inradius is 0.87: the margin keeps the sample on the tile
 when a tile lies a few millimetres off its place or its raised top shifts with the camera's tilt

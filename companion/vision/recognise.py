@@ -15,7 +15,7 @@ from .calibrate import fit_known, propose
 from .classify import Calibration, HexVerdict, Normaliser, classify
 from .markers import MarkerLayout
 from .markers import load as load_markers
-from .register import Registration, register
+from .register import Measured, Registration, measure, register
 from .sample import Sampler
 
 
@@ -76,22 +76,40 @@ class Recogniser:
         self, markers: MarkerLayout | None = None, calibration: Calibration | None = None
     ) -> None:
         self.markers = markers or load_markers()
-        self.calibration = calibration
         self.detector = MarkerDetector()
         self.sampler = Sampler()
         self.normaliser = Normaliser()
+        self.measured: Measured | None = None
+        """Where the markers lie and how the lens bends, from the calibration or else measured
+        on the first frame whose markers allow it."""
+        self.calibration = calibration
+
+    @property
+    def calibration(self) -> Calibration | None:
+        return self._calibration
+
+    @calibration.setter
+    def calibration(self, calibration: Calibration | None) -> None:
+        self._calibration = calibration
+        if calibration is not None and calibration.laid:
+            self.measured = Measured(calibration.lens, calibration.laid, 0.0)
 
     def register(self, frame: np.ndarray) -> Registration:
         """Registration of a BGR frame (a fixed camera may reuse one for many frames)."""
         gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if frame.ndim == 3 else frame
-        return register(gray, self.markers, self.detector)
+        if self.measured is None:
+            measured = measure(gray, self.markers, self.detector)
+            if isinstance(measured, str):
+                return Registration(None, (), (), float("inf"), measured)
+            self.measured = measured
+        return register(gray, self.markers, self.detector, measured=self.measured)
 
     def observe(self, frame: np.ndarray, registration: Registration | None = None) -> Observation:
         """Verdicts for a BGR uint8 frame; pass `registration` to skip finding the markers."""
         registration = registration or self.register(frame)
         if not registration.ok or registration.homography is None:
             return Observation(registration, {}, self.calibration is not None)
-        samples = self.sampler.sample(frame, registration.homography)
+        samples = self.sampler.sample(frame, registration.homography, registration.lens)
         verdicts = classify(samples, self.normaliser, self.calibration)
         return Observation(registration, verdicts, self.calibration is not None, samples.median)
 
@@ -100,13 +118,19 @@ class Recogniser:
     ) -> Calibration:
         """A calibration from a setup frame (all 40 tiles laid). With `layout` it is confirmed;
         without, the layout is the camera's proposal (16/16/8), to be confirmed by people."""
+        gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if frame.ndim == 3 else frame
+        measured = measure(gray, self.markers, self.detector)  # the markers as laid now
+        if isinstance(measured, str):
+            raise NotRegistered(measured)
+        self.measured = measured
         registration = self.register(frame)
         if not registration.ok or registration.homography is None:
             raise NotRegistered(registration.reason)
-        samples = self.sampler.sample(frame, registration.homography)
+        samples = self.sampler.sample(frame, registration.homography, registration.lens)
         if layout is None:
             calibration = propose(samples, self.normaliser, source)
         else:
             calibration = fit_known(samples, self.normaliser, layout, True, source)
         calibration.markers = self.markers.fingerprint()
+        calibration.lens, calibration.laid = measured.lens, measured.corners
         return calibration

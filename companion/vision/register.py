@@ -1,9 +1,14 @@
 """Registration: from the markers found in a frame to the board→image homography, or a reason.
 
 The board is flat, so a homography from hex units to pixels is all the geometry the camera
-needs; no camera calibration or pose (research §3.2). It is fitted to every corner of every
-marker found, and a frame is refused rather than guessed at when too few markers are seen or
-the corners disagree with the printed layout.
+needs, once the lens's bend is undone (`lens`); no pose (research §3.2). It is fitted to every
+corner of every marker found, and a frame is refused rather than guessed at when too few
+markers are seen or the corners disagree with the layout.
+
+Markers are cut out and laid by hand, a millimetre or two off the sheet's places. So the first
+frame that registers measures where they actually lie (`measure`: the lens from the markers'
+corners, then each marker's corners as the fit of all of them puts them), and later frames are
+fitted to those measured corners; the calibration file keeps them.
 """
 
 from __future__ import annotations
@@ -15,6 +20,7 @@ import numpy as np
 
 from . import geometry
 from .aruco import MarkerDetector
+from .lens import Lens, from_board
 from .markers import MarkerLayout
 
 MIN_MARKERS = 4
@@ -26,10 +32,18 @@ MAX_ERROR = 0.15
 misses by more is misread or bent. Corner noise at 640×480 alone reaches about 0.08, and most
 of it averages out over 16-32 corners, so this is a check for gross misfits only."""
 
-MAX_SHIFT = 0.05
-"""Largest accepted move of any hex centre (hex units, 1.2 mm) when the fit is repeated
-without any one of its markers. It says directly how well the hexes are pinned: a frame with
-four markers bunched on one side fails it, a noisy but well-spread one passes."""
+MAX_SHIFT = (geometry.INRADIUS - geometry.SAMPLE_RADIUS) / 2
+"""Largest accepted move of any hex centre (hex units) when the fit is repeated without any one
+of its markers: 0.13, 3 mm. It says how well the hexes are pinned. The sampled disc (radius
+0.6) stays on its hex (inradius 0.87) while the centre is off by less than 0.27; half of that
+is left to the tiles themselves (laid a little off their place, their raised tops seen at a
+tilt), half to the fit. A frame with four markers bunched on one side fails it; one with
+markers laid a few millimetres off their printed places passes, as the sampling does."""
+
+MEASURE_ERROR = 0.25
+"""Largest RMS residual (hex units, 6 mm) the frame that measures the markers may have against
+the printed sheet once the lens is undone: markers laid by hand within a few millimetres, not
+a marker on the wrong side of the board."""
 
 _CENTRES = geometry.centres()
 
@@ -50,6 +64,8 @@ class Registration:
     """Why the frame was refused; None when it was accepted."""
     shift: float = float("inf")
     """The largest move of a hex centre when one marker is left out (hex units)."""
+    lens: Lens | None = None
+    """The lens whose bend was undone (None: taken as straight)."""
 
     @property
     def ok(self) -> bool:
@@ -59,7 +75,8 @@ class Registration:
         """Board points (..., 2) in hex units → pixel coordinates (..., 2)."""
         if self.homography is None:
             raise ValueError(f"the frame was not registered: {self.reason}")
-        return project(self.homography, points)
+        straight = project(self.homography, points)
+        return straight if self.lens is None else self.lens.distort(straight)
 
 
 def project(h: np.ndarray, points: np.ndarray) -> np.ndarray:
@@ -95,6 +112,61 @@ def _shift(h: np.ndarray, board: np.ndarray, image: np.ndarray) -> float:
     return worst
 
 
+def find(gray: np.ndarray, layout: MarkerLayout, detector: MarkerDetector) -> dict[int, np.ndarray]:
+    """The layout's markers found in a grey frame: id → (4, 2) corners as photographed."""
+    corners, ids = detector.detect(gray)
+    known = layout.by_id()
+    found: dict[int, np.ndarray] = {}
+    for c, i in zip(corners, ids, strict=True):
+        if i in known and i not in found:  # a second copy of an id is a stray print: ignore it
+            found[i] = c
+    return found
+
+
+@dataclass(frozen=True)
+class Measured:
+    """Where the markers and the lens actually are, as one frame measured them."""
+
+    lens: Lens | None
+    corners: dict[int, np.ndarray]
+    """Marker id → (4, 2) board corners (hex units) as laid; markers not seen keep the sheet's."""
+    error: float
+    """RMS residual against the printed sheet, lens undone (hex units): how far off by hand."""
+
+
+def measure(
+    gray: np.ndarray,
+    layout: MarkerLayout,
+    detector: MarkerDetector,
+    min_markers: int = MIN_MARKERS,
+) -> Measured | str:
+    """The lens and the markers' laid corners from one frame, or the reason it cannot tell."""
+    found = find(gray, layout, detector)
+    if len(found) < min_markers:
+        total = len(layout.markers)
+        return f"too few markers: {len(found)} of {total} found, {min_markers} needed"
+    known = layout.by_id()
+    ids = sorted(found)
+    board = np.array([known[i].corners() for i in ids], np.float64).reshape(-1, 2)
+    image = np.array([found[i] for i in ids], np.float64).reshape(-1, 2)
+    h, w = gray.shape[:2]
+    lens = from_board(image, board, (w, h), len(ids))
+    ideal = image if lens is None else lens.undistort(image)
+    fit = _fit(board, ideal)
+    if fit is None:
+        return "the markers' corners are degenerate"
+    error = float(np.sqrt(np.mean(_residuals(fit, board, ideal) ** 2)))
+    if error > MEASURE_ERROR:
+        return (
+            f"the markers lie {error:.2f} hex units (RMS) off the sheet's places, limit "
+            f"{MEASURE_ERROR}: check each is where its label says"
+        )
+    laid = project(np.linalg.inv(fit), ideal).reshape(-1, 4, 2)
+    corners = {m.id: np.array(m.corners(), np.float64) for m in layout.markers}
+    corners.update({i: laid[k] for k, i in enumerate(ids)})
+    return Measured(lens, corners, error)
+
+
 def register(
     gray: np.ndarray,
     layout: MarkerLayout,
@@ -102,14 +174,20 @@ def register(
     min_markers: int = MIN_MARKERS,
     max_error: float = MAX_ERROR,
     max_shift: float = MAX_SHIFT,
+    measured: Measured | None = None,
 ) -> Registration:
-    """Find the layout's markers in a grey frame and fit the homography, or say why not."""
-    corners, ids = detector.detect(gray)
+    """Find the layout's markers in a grey frame and fit the homography, or say why not. With
+    `measured`, the lens is undone and the markers are where they were measured to lie."""
+    found = find(gray, layout, detector)
     known = layout.by_id()
-    found: dict[int, np.ndarray] = {}
-    for c, i in zip(corners, ids, strict=True):
-        if i in known and i not in found:  # a second copy of an id is a stray print: ignore it
-            found[i] = c
+    lens = None if measured is None else measured.lens
+    if lens is not None:
+        h, w = gray.shape[:2]
+        lens = lens.for_size((w, h))
+        found = {i: lens.undistort(c) for i, c in found.items()}
+    laid = {m.id: np.array(m.corners(), np.float64) for m in layout.markers}
+    if measured is not None:
+        laid.update(measured.corners)
     seen = tuple(sorted(found))
     if len(found) < min_markers:
         return Registration(
@@ -121,7 +199,7 @@ def register(
         )
     use = list(seen)
     while True:
-        board = np.array([known[i].corners() for i in use], dtype=np.float64)
+        board = np.array([laid[i] for i in use], dtype=np.float64)
         image = np.array([found[i] for i in use], dtype=np.float64)
         h = _fit(board, image)
         if h is None:
@@ -150,7 +228,8 @@ def register(
             seen,
             error,
             f"markers do not pin the board: leaving one out moves a hex {shift:.3f} hex units, "
-            f"limit {max_shift}",
+            f"limit {max_shift:.3f}",
             shift,
+            lens,
         )
-    return Registration(h, tuple(use), seen, error, None, shift)
+    return Registration(h, tuple(use), seen, error, None, shift, lens)

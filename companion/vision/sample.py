@@ -15,6 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import geometry
+from .lens import Lens
 from .register import project
 
 BLACK_OFFSET = 4.0
@@ -53,10 +54,15 @@ class Sampler:
         self.hexes = hexes
         self.points = geometry.sample_points(hexes)
 
-    def sample(self, frame: np.ndarray, homography: np.ndarray) -> HexSamples:
-        """`frame` BGR uint8; `homography` board → frame pixels."""
+    def sample(
+        self, frame: np.ndarray, homography: np.ndarray, lens: Lens | None = None
+    ) -> HexSamples:
+        """`frame` BGR uint8; `homography` board → straight-lens pixels; `lens` bends them
+        as the camera did."""
         h, w = frame.shape[:2]
         px = project(homography, self.points)
+        if lens is not None:
+            px = lens.distort(px)
         xi = np.rint(px[..., 0]).astype(np.intp)
         yi = np.rint(px[..., 1]).astype(np.intp)
         inside = (xi >= 0) & (xi < w) & (yi >= 0) & (yi < h)

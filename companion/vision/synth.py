@@ -16,8 +16,10 @@ table's plane; `recorded` stores frames with it so real photos can join the same
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 import math
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -202,6 +204,10 @@ class Camera:
     r: np.ndarray
     c: np.ndarray
     tilt: float
+    k1: float = 0.0
+    """Radial distortion of the lens (OpenCV's model with the focal length set to the frame's
+    half-diagonal; negative is barrel). `project` and `plane` are the ideal pinhole; `photo`
+    bends the finished image."""
 
     def plane(self, height: float = 0.0) -> np.ndarray:
         """The homography board (x, y) → pixels for the plane `height` units above the table."""
@@ -373,8 +379,11 @@ def _paste(dst: np.ndarray, patch: np.ndarray, h: np.ndarray) -> None:
     roi += warped * alpha[..., None]
 
 
-def _draw_markers(image: np.ndarray, camera: Camera, layout: MarkerLayout) -> None:
-    """Each marker with its white margin, its cells from OpenCV's dictionary."""
+def _draw_markers(
+    image: np.ndarray, camera: Camera, layout: MarkerLayout, turns: dict[int, float] | None = None
+) -> None:
+    """Each marker with its white margin, its cells from OpenCV's dictionary, turned by
+    `turns` (radians, per id) about its centre when laid by hand."""
     px = 12  # patch pixels per cell
     for m in layout.markers:
         quiet = layout.quiet_zone_cells
@@ -389,7 +398,12 @@ def _draw_markers(image: np.ndarray, camera: Camera, layout: MarkerLayout) -> No
         left = m.x - m.size / 2 - pad * s
         top = m.y - m.size / 2 - pad * s
         to_board = np.array([[s, 0, left + s / 2], [0, s, top + s / 2], [0, 0, 1.0]])
-        _paste(image, patch, camera.plane(0.0) @ to_board)
+        a = (turns or {}).get(m.id, 0.0)
+        ca, sa = math.cos(a), math.sin(a)
+        turn = np.array(
+            [[ca, -sa, m.x - ca * m.x + sa * m.y], [sa, ca, m.y - sa * m.x - ca * m.y], [0, 0, 1]]
+        )
+        _paste(image, patch, camera.plane(0.0) @ turn @ to_board)
 
 
 def _ellipse(x: float, y: float, length: float, width: float, angle: float) -> np.ndarray:
@@ -433,27 +447,48 @@ def _draw_arm(rng: np.random.Generator, image: np.ndarray, camera: Camera, hx: i
     x, y = x + rng.normal(0, 0.3), y + rng.normal(0, 0.3)
     span = _on(camera, np.array([[x - 1.0, y], [x + 1.0, y]]), 2.0)
     radius = float(np.linalg.norm(span[1] - span[0])) / 2 * rng.uniform(0.9, 1.3)
-    _hand(rng, image, _on(camera, np.array([[x, y]]), 2.0)[0], radius)
+    _hand(rng, image, _on(camera, np.array([[x, y]]), 2.0)[0], radius, shadow=True)
 
 
-def _hand(rng: np.random.Generator, image: np.ndarray, centre: np.ndarray, radius: float) -> None:
-    """A palm of `radius` pixels at `centre`, fingers ahead, the arm back to the nearest edge."""
+def _hand(
+    rng: np.random.Generator,
+    image: np.ndarray,
+    centre: np.ndarray,
+    radius: float,
+    shadow: bool = False,
+) -> None:
+    """A palm of `radius` pixels at `centre`, fingers ahead, the arm back to the nearest edge;
+    with `shadow`, the soft shadow it casts on the board beside it."""
     h, w = image.shape[:2]
     skin = np.array([rng.uniform(90, 130), rng.uniform(130, 165), rng.uniform(180, 225)])
     edges = [(centre[0], 0.0), (centre[0], h - 1.0), (0.0, centre[1]), (w - 1.0, centre[1])]
     arm = min(edges, key=lambda e: math.hypot(e[0] - centre[0], e[1] - centre[1]))
     heading = math.atan2(centre[1] - arm[1], centre[0] - arm[0])
     c = (int(centre[0]), int(centre[1]))
-    cv2.line(image, (int(arm[0]), int(arm[1])), c, (skin * 0.92).tolist(), int(radius * 1.1))
     axes = (int(radius), int(radius * 0.85))
-    cv2.ellipse(image, c, axes, math.degrees(heading), 0, 360, skin.tolist(), -1)
-    for k in range(4):  # fingers, spread ahead of the palm
-        a = heading + math.radians(-30 + 20 * k)
-        tip = (
-            int(centre[0] + 1.6 * radius * math.cos(a)),
-            int(centre[1] + 1.6 * radius * math.sin(a)),
+    tips = [
+        (
+            int(centre[0] + 1.6 * radius * math.cos(heading + math.radians(-30 + 20 * k))),
+            int(centre[1] + 1.6 * radius * math.sin(heading + math.radians(-30 + 20 * k))),
         )
-        cv2.line(image, c, tip, (skin * 1.03).tolist(), max(2, int(radius * 0.28)))
+        for k in range(4)
+    ]
+
+    def draw(target: np.ndarray, arm_colour: Any, palm: Any, finger: Any) -> None:
+        cv2.line(target, (int(arm[0]), int(arm[1])), c, arm_colour, int(radius * 1.1))
+        cv2.ellipse(target, c, axes, math.degrees(heading), 0, 360, palm, -1)
+        for tip in tips:  # fingers, spread ahead of the palm
+            cv2.line(target, c, tip, finger, max(2, int(radius * 0.28)))
+
+    if shadow:  # the lamp is off to one side: the shadow falls beside the arm, blurred
+        mask = np.zeros((h, w), np.float32)
+        draw(mask, 1.0, 1.0, 1.0)
+        a = rng.uniform(0, 2 * math.pi)
+        dx, dy = radius * rng.uniform(0.4, 1.0) * np.array([math.cos(a), math.sin(a)])
+        move = np.array([[1, 0, dx], [0, 1, dy]], np.float32)
+        soft = cv2.GaussianBlur(cv2.warpAffine(mask, move, (w, h)), (0, 0), radius * 0.25)
+        image *= (1 - rng.uniform(0.4, 0.65) * np.asarray(soft, np.float32))[..., None]
+    draw(image, (skin * 0.92).tolist(), skin.tolist(), (skin * 1.03).tolist())
 
 
 # -- light and sensor ----------------------------------------------------------------------
@@ -479,8 +514,58 @@ DAMAGE = {
 }
 
 
+@dataclass(frozen=True)
+class Conditions:
+    """What a real table does to photos beyond `Damage`, each off unless a condition sets it."""
+
+    markers_mm: float = 0.0
+    """Markers laid by hand: each up to this far (mm, in x and y) off its printed place, and
+    turned so that its corners move up to as far again."""
+    lens: tuple[float, float] = (0.0, 0.0)
+    """Barrel distortion: the lens's k1 drawn from this range (see `Camera.k1`). With the focal
+    length set to the half-diagonal, k1 = −0.14 pulls the frame's corners in by 14 %: about
+    as far as the model goes before the corners would need rays from behind the lens."""
+    motion_px: tuple[float, float] = (0.0, 0.0)
+    """Motion blur: a streak this long (pixels, at 1280 wide) at a random angle."""
+    arm: float = 0.0
+    """Share of photos with an arm and its shadow over the island."""
+    glare: float = 0.0
+    """Share of lights with a lamp's reflection over the island, strong enough to clip."""
+    sensor: bool = False
+    """A Bayer sensor (mosaic, noise, demosaic) with its own white balance and exposure every
+    frame, under light of 2700–6500 K."""
+    sunk_pieces: bool = False
+    """Creatures and boats stand on sunk positions too, not only on the permanent sea."""
+
+
+_ALL = Conditions(2.0, (-0.14, -0.04), (2.0, 7.0), 0.5, 0.5, True, True)
+CONDITIONS: dict[str, tuple[str, Conditions]] = {
+    # condition → (the `Damage` it starts from, what it adds)
+    "nominal": ("normal", Conditions()),
+    "markers": ("normal", Conditions(markers_mm=2.0)),
+    "distortion": ("normal", Conditions(lens=_ALL.lens)),
+    "blur": ("normal", Conditions(motion_px=_ALL.motion_px)),
+    "arm": ("normal", Conditions(arm=1.0, sunk_pieces=True)),
+    "glare": ("normal", Conditions(glare=1.0)),
+    "all": ("harsh", _ALL),
+}
+"""The bench's conditions. Each mode of `MODES` (and ``clean``) is also a condition: its
+`Damage` alone."""
+
+
+def _kind(mode: str) -> tuple[Damage, Conditions]:
+    if mode in CONDITIONS:
+        base, conditions = CONDITIONS[mode]
+        return DAMAGE[base], conditions
+    return DAMAGE[mode], Conditions()
+
+
 def _light(
-    rng: np.random.Generator, size: tuple[int, int], damage: Damage, params: dict[str, Any]
+    rng: np.random.Generator,
+    size: tuple[int, int],
+    damage: Damage,
+    conditions: Conditions,
+    params: dict[str, Any],
 ) -> tuple[np.ndarray, np.ndarray | None]:
     """The room's light over a frame of `size`: a gain per pixel and channel (h, w, 3), and
     the glare it adds (h, w, 1) or None. The same for every frame until people or lamps move."""
@@ -489,6 +574,10 @@ def _light(
     grid = rng.uniform(lo, hi, (3, 3)).astype(np.float32)
     gain = np.clip(cv2.resize(grid, (w, h), interpolation=cv2.INTER_CUBIC), lo, hi)
     cast = rng.uniform(1 - damage.cast, 1 + damage.cast, 3).astype(np.float32)
+    if conditions.sensor:  # a lamp's colour: the camera's white balance has to undo it
+        kelvin = rng.uniform(2700, 6500)
+        cast *= _temperature(kelvin)
+        params["kelvin"] = round(float(kelvin))
     if damage.shadow:
         # A hard edge: a lamp behind a head or an arm. Shade is lit by the sky, a little bluer.
         angle = rng.uniform(0, 2 * math.pi)
@@ -513,10 +602,13 @@ def _light(
     else:
         light = gain[..., None] * cast
     glare = None
-    if rng.uniform() < damage.glare:
-        gx, gy = rng.uniform(0.2, 0.8) * w, rng.uniform(0.2, 0.8) * h
+    strong = bool(conditions.glare) and rng.uniform() < conditions.glare
+    if strong or rng.uniform() < damage.glare:
+        # a strong one lies over the island and clips the brightest tiles white
+        middle = (0.3, 0.7) if strong else (0.2, 0.8)
+        gx, gy = rng.uniform(*middle) * w, rng.uniform(*middle) * h
         sigma = rng.uniform(0.06, 0.15) * min(w, h)
-        amp = rng.uniform(50, 130)
+        amp = rng.uniform(120, 220) if strong else rng.uniform(50, 130)
         bx = np.exp(-((np.arange(w, dtype=np.float32) - gx) ** 2) / (2 * sigma**2))
         by = np.exp(-((np.arange(h, dtype=np.float32) - gy) ** 2) / (2 * sigma**2))
         glare = (amp * np.outer(by, bx)).astype(np.float32)[..., None]
@@ -530,28 +622,151 @@ def _expose(
     light: tuple[np.ndarray, np.ndarray | None],
     damage: Damage,
     params: dict[str, Any],
+    camera: Camera | None = None,
+    conditions: Conditions = Conditions(),
 ) -> np.ndarray:
     """The photo the sensor makes of the scene `image` (float32 BGR, unlit) under `light`:
-    blur, noise and JPEG drawn anew for each frame."""
+    the lens, blur, noise and JPEG drawn anew for each frame."""
     gain, glare = light
     lit = image * gain
     if glare is not None:
         lit += glare
+    if camera is not None and camera.k1:
+        lit = _bend(lit, camera)
+    if conditions.motion_px != (0.0, 0.0):
+        streak = rng.uniform(*conditions.motion_px) * lit.shape[1] / 1280
+        lit = _streak(rng, lit, streak)
+        params["motion_px"] = round(float(streak), 1)
     sigma = rng.uniform(*damage.blur)
     blurred = np.asarray(cv2.GaussianBlur(lit, (0, 0), sigma), np.float32)
     noise_sigma = rng.uniform(*damage.noise)
-    noise = np.empty_like(blurred)
-    # OpenCV's generator: several times faster than numpy's for a whole frame; seeded from ours.
-    cv2.setRNGSeed(int(rng.integers(2**31)))
-    cv2.randn(noise, np.zeros(3), np.full(3, noise_sigma))
-    blurred += noise
-    out = np.clip(blurred, 0, 255).astype(np.uint8)
+    if conditions.sensor:
+        out = _sensor(rng, blurred, noise_sigma, params)
+    else:
+        noise = np.empty_like(blurred)
+        # OpenCV's generator: several times faster than numpy's for a frame; seeded from ours.
+        cv2.setRNGSeed(int(rng.integers(2**31)))
+        cv2.randn(noise, np.zeros(3), np.full(3, noise_sigma))
+        blurred += noise
+        out = np.clip(blurred, 0, 255).astype(np.uint8)
     quality = int(rng.integers(60, 96))
     ok, jpeg = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, quality])
     if not ok:
         raise RuntimeError("JPEG encoding failed")
     params.update(blur=round(float(sigma), 2), noise=round(float(noise_sigma), 2), jpeg=quality)
     return np.asarray(cv2.imdecode(jpeg, cv2.IMREAD_COLOR))
+
+
+# -- a real table --------------------------------------------------------------------------
+
+
+def lens(rng: np.random.Generator, camera: Camera, conditions: Conditions) -> Camera:
+    """`camera` with a lens drawn from the conditions (unchanged, no draw, without one)."""
+    if conditions.lens == (0.0, 0.0):
+        return camera
+    return dataclasses.replace(camera, k1=float(rng.uniform(*conditions.lens)))
+
+
+def hand_laid(
+    rng: np.random.Generator, layout: MarkerLayout, conditions: Conditions
+) -> tuple[MarkerLayout, dict[int, float]]:
+    """Where a person cutting out the printed markers lays them: each a little off its place
+    and turned (the turns, radians, per id). Unchanged, no draw, when laid exactly."""
+    if not conditions.markers_mm:
+        return layout, {}
+    off = conditions.markers_mm / layout.scale_mm_per_unit
+    markers, turns = [], {}
+    for m in layout.markers:
+        dx, dy = rng.uniform(-off, off, 2)
+        markers.append(dataclasses.replace(m, x=m.x + float(dx), y=m.y + float(dy)))
+        # a corner (half a diagonal from the centre) moves up to `off` as it turns
+        turns[m.id] = float(rng.uniform(-1, 1)) * off / (m.size / math.sqrt(2))
+    return dataclasses.replace(layout, markers=tuple(markers)), turns
+
+
+def lens_model(camera: Camera, size: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
+    """The lens of `camera` in OpenCV's terms for a frame of `size`: the camera matrix (focal
+    length the half-diagonal, centre the frame's) and the distortion coefficients."""
+    w, h = size
+    f = math.hypot(w, h) / 2
+    k = np.array([[f, 0, w / 2], [0, f, h / 2], [0, 0, 1.0]])
+    return k, np.array([camera.k1, 0.0, 0.0, 0.0, 0.0])
+
+
+def _bend(image: np.ndarray, camera: Camera) -> np.ndarray:
+    """The image through the lens: each output pixel reads the ideal image where the lens
+    bent its ray from."""
+    h, w = image.shape[:2]
+    k, dist = lens_model(camera, (w, h))
+    ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
+    pts = np.stack([xs.ravel(), ys.ravel()], axis=1).reshape(-1, 1, 2)
+    ideal = cv2.undistortPoints(pts, k, dist, P=k).reshape(h, w, 2)
+    return np.asarray(
+        # beyond the rendered frame lies more table: its mirror image stands in for it
+        cv2.remap(
+            image, ideal[..., 0], ideal[..., 1], cv2.INTER_LINEAR, None, cv2.BORDER_REFLECT_101
+        )
+    )
+
+
+def _streak(rng: np.random.Generator, image: np.ndarray, length: float) -> np.ndarray:
+    """Motion blur: the image smeared along a line `length` pixels long at a random angle."""
+    n = max(3, math.ceil(length) | 1)
+    kernel = np.zeros((n, n), np.float32)
+    a = rng.uniform(0, math.pi)
+    c = (n - 1) / 2
+    d = (length - 1) / 2
+    cv2.line(
+        kernel,
+        (round(16 * (c - d * math.cos(a))), round(16 * (c - d * math.sin(a)))),
+        (round(16 * (c + d * math.cos(a))), round(16 * (c + d * math.sin(a)))),
+        1.0,
+        1,
+        cv2.LINE_AA,
+        4,
+    )
+    kernel /= kernel.sum()
+    return np.asarray(cv2.filter2D(image, -1, kernel))
+
+
+def _temperature(kelvin: float) -> np.ndarray:
+    """BGR of a lamp at `kelvin`, white at 6500 K (a fit of the black body's chromaticity
+    good to a few per cent over 2700–6500 K)."""
+    t = kelvin / 100
+    red = 1.0
+    green = (99.47 * math.log(t) - 161.12) / 255
+    blue = (138.52 * math.log(t - 10) - 305.04) / 255
+    at6500 = np.array([0.9987, 0.9741, 0.9953])  # the same formulas at 6500 K (b, g, r)
+    return (np.array([blue, green, red]) / at6500).astype(np.float32)
+
+
+def _sensor(
+    rng: np.random.Generator, lit: np.ndarray, noise_sigma: float, params: dict[str, Any]
+) -> np.ndarray:
+    """A Bayer sensor: one colour per pixel (BGGR), noise that grows with the light, the
+    camera's own white balance (grey world) and exposure for this frame, then demosaicing."""
+    h, w = lit.shape[:2]
+    raw = np.empty((h, w), np.float32)
+    raw[0::2, 0::2] = lit[0::2, 0::2, 0]  # blue
+    raw[0::2, 1::2] = lit[0::2, 1::2, 1]
+    raw[1::2, 0::2] = lit[1::2, 0::2, 1]
+    raw[1::2, 1::2] = lit[1::2, 1::2, 2]  # red
+    shot = np.sqrt(np.maximum(raw, 0.0)) * 0.6
+    raw += rng.standard_normal(raw.shape).astype(np.float32) * (shot + noise_sigma)
+    # auto white balance (grey world over the frame) and auto exposure, every frame anew
+    means = [raw[0::2, 0::2].mean(), (raw[0::2, 1::2].mean() + raw[1::2, 0::2].mean()) / 2]
+    means.append(raw[1::2, 1::2].mean())
+    grey = float(np.mean(means))
+    gains = [grey / max(m, 1.0) for m in means]
+    exposure = 110 * rng.uniform(0.85, 1.15) / max(grey, 1.0)
+    raw[0::2, 0::2] *= gains[0] * exposure
+    raw[0::2, 1::2] *= gains[1] * exposure
+    raw[1::2, 0::2] *= gains[1] * exposure
+    raw[1::2, 1::2] *= gains[2] * exposure
+    mosaic = np.clip(raw, 0, 255).astype(np.uint8)
+    params["exposure"] = round(float(exposure), 3)
+    # OpenCV names the pattern by the 2x2 block starting at pixel (1, 1): RG here
+    return np.asarray(cv2.cvtColor(mosaic, cv2.COLOR_BayerRG2BGR))
 
 
 # -- a whole photo -------------------------------------------------------------------------
@@ -586,13 +801,15 @@ def scene(
     layout: MarkerLayout | None = None,
     colours: dict[str, np.ndarray] | None = None,
     camera: Camera | None = None,
+    laid: tuple[MarkerLayout, dict[int, float]] | None = None,
 ) -> Scene:
     """The board in `positions` with `pieces` on it, from `camera` (default: a random pose), a
     hand resting on one marker as often as the mode says."""
     layout = layout or load_markers()
-    damage = DAMAGE[mode]
+    damage, conditions = _kind(mode)
     colours = colours or board_colours(rng)
-    camera = camera or random_camera(rng, size, layout.extent())
+    camera = camera or lens(rng, random_camera(rng, size, layout.extent()), conditions)
+    laid = laid or hand_laid(rng, layout, conditions)
     # Pixels per hex unit at the board's centre: the scale of the printed texture.
     ppu = (
         float(np.linalg.norm(_on(camera, np.array([[0.5, 0.0]])) - _on(camera, np.zeros((1, 2)))))
@@ -604,11 +821,12 @@ def scene(
     }
     labels, outlines = _paint(rng, camera, size, positions, heights, ppu)
     image = _colour(rng, labels, colours, ppu)
-    _draw_markers(image, camera, layout)
+    _draw_markers(image, camera, *laid)
     _draw_pieces(image, camera, pieces, {hx: heights[positions[hx]] for hx in outlines})
     params: dict[str, Any] = {
         "tilt": round(camera.tilt, 1),
         "size": list(size),
+        "k1": round(camera.k1, 3),
         "occupied": sorted({board.name(p.on) for p in pieces}),
     }
     hidden = None
@@ -630,11 +848,14 @@ def photo(
     `arm_over`, a hand over that hex (the truth's params say ``hand``)."""
     params = dict(scene.truth.params)
     image = scene.image
+    damage, conditions = _kind(scene.mode)
+    if arm_over is None and conditions.arm and rng.uniform() < conditions.arm:
+        arm_over = geometry.LAND[int(rng.integers(len(geometry.LAND)))]
     if arm_over is not None:
         image = image.copy()
         _draw_arm(rng, image, scene.camera, arm_over)
         params["hand"] = board.name(arm_over)
-    out = _expose(rng, image, light, DAMAGE[scene.mode], params)
+    out = _expose(rng, image, light, damage, params, scene.camera, conditions)
     t = scene.truth
     return Shot(out, Truth(dict(t.positions), t.homography, t.hidden_marker, t.mode, params))
 
@@ -643,7 +864,7 @@ def lighting(
     rng: np.random.Generator, size: tuple[int, int], mode: str, params: dict[str, Any]
 ) -> tuple[np.ndarray, np.ndarray | None]:
     """A new light over the table for photos of `size` (noted in `params`)."""
-    return _light(rng, size, DAMAGE[mode], params)
+    return _light(rng, size, *_kind(mode), params)
 
 
 def render(
@@ -668,6 +889,9 @@ class Session:
     colours: dict[str, np.ndarray]
     setup: Shot
     shots: list[Shot]
+    retake: Callable[[], Shot] | None = None
+    """Another setup photo of the same table (markers, lens), as people take one when the
+    first is refused."""
 
 
 def sessions(
@@ -689,13 +913,45 @@ def sessions(
         n += 1
         tiles = random_layout(rng)
         colours = board_colours(rng)
-        setup = render(rng, tiles, random_pieces(rng, tiles), size, mode, layout, colours)
+        _, conditions = _kind(mode)
+        table = _Table(
+            rng,
+            size,
+            mode,
+            layout,
+            colours,
+            hand_laid(rng, layout, conditions),  # laid once for a table, then left alone
+            lens(rng, Camera(np.eye(3), np.eye(3), np.zeros(3), 0.0), conditions).k1,
+        )
+        setup = table.shoot(tiles)
         shots = []
         for _ in range(min(per_session, count - made)):
-            state = sink(rng, tiles, int(rng.integers(0, 41)))
-            shots.append(render(rng, state, random_pieces(rng, state), size, mode, layout, colours))
+            shots.append(table.shoot(sink(rng, tiles, int(rng.integers(0, 41)))))
         made += len(shots)
-        yield Session(tiles, colours, setup, shots)
+        yield Session(tiles, colours, setup, shots, functools.partial(table.shoot, tiles))
+
+
+@dataclass(frozen=True)
+class _Table:
+    """One table of `sessions`: its printing, its markers as laid and its camera's lens; the
+    camera moves from photo to photo, the lens stays the same."""
+
+    rng: np.random.Generator
+    size: tuple[int, int]
+    mode: str
+    layout: MarkerLayout
+    colours: dict[str, np.ndarray]
+    laid: tuple[MarkerLayout, dict[int, float]]
+    k1: float
+
+    def shoot(self, state: dict[int, str]) -> Shot:
+        rng, size, mode = self.rng, self.size, self.mode
+        sunk = _kind(mode)[1].sunk_pieces
+        pieces = random_pieces(rng, state, creatures_on_positions=sunk)
+        camera = random_camera(rng, size, self.layout.extent())
+        camera = dataclasses.replace(camera, k1=self.k1)
+        view = scene(rng, state, pieces, size, mode, self.layout, self.colours, camera, self.laid)
+        return photo(rng, view, lighting(rng, size, mode, view.truth.params))
 
 
 def legal_sinks(positions: dict[int, str]) -> list[int]:
@@ -727,11 +983,14 @@ def game(
     rng = np.random.default_rng([seed, 1_000_003])
     tiles = random_layout(rng)
     colours = board_colours(rng)
-    camera = random_camera(rng, size, layout.extent())
+    _, conditions = _kind(mode)
+    camera = lens(rng, random_camera(rng, size, layout.extent()), conditions)
+    laid = hand_laid(rng, layout, conditions)
     state = dict(tiles)
     sunk: int | None = None
     while True:
-        view = scene(rng, state, random_pieces(rng, state), size, mode, layout, colours, camera)
+        pieces = random_pieces(rng, state, creatures_on_positions=conditions.sunk_pieces)
+        view = scene(rng, state, pieces, size, mode, layout, colours, camera, laid)
         light = lighting(rng, size, mode, view.truth.params)
         if sunk is not None:
             for _ in range(hand_frames):

@@ -1,0 +1,119 @@
+"""A real table's geometry: markers laid by hand and a lens that bends, measured once and undone.
+
+No rule of the game: these pin the camera's registration. The photos come from the renderer's
+``markers`` and ``distortion`` conditions (`synth.CONDITIONS`), a few per condition.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("cv2")
+
+import numpy as np
+
+from companion import config, doctor
+from companion.vision import geometry, synth
+from companion.vision.calibrate import dumps, load
+from companion.vision.lens import Lens
+from companion.vision.recognise import Recogniser
+from companion.vision.register import MAX_SHIFT, project
+
+
+@cache
+def table(condition: str, size: tuple[int, int] = (1280, 960)) -> synth.Session:
+    return next(synth.sessions(31, 3, condition, size, per_session=3))
+
+
+def _hex_error(recogniser: Recogniser, shot: synth.Shot) -> float:
+    """The worst hex centre, in pixels of the photo, between the camera's registration and the
+    truth (the true plane through the true lens)."""
+    registration = recogniser.register(shot.image)
+    assert registration.ok, registration.reason
+    centres = geometry.centres()
+    h, w = shot.image.shape[:2]
+    truth = Lens.ideal((w, h), shot.truth.params["k1"]).distort(
+        project(np.array(shot.truth.homography), centres)
+    )
+    return float(np.linalg.norm(registration.to_image(centres) - truth, axis=1).max())
+
+
+def _pixels_per_unit(shot: synth.Shot) -> float:
+    h = np.array(shot.truth.homography)
+    a, b = project(h, np.array([[0.0, 0.0], [1.0, 0.0]]))
+    return float(np.linalg.norm(b - a))
+
+
+def test_the_leave_one_out_limit_is_what_the_sampled_disc_tolerates() -> None:
+    """Half the gap between the sampled disc (0.6) and the hex's side (inradius √3/2)."""
+    assert pytest.approx((np.sqrt(3) / 2 - 0.6) / 2) == MAX_SHIFT
+    assert pytest.approx(geometry.INRADIUS) == geometry.SAMPLE_RADIUS + 2 * MAX_SHIFT
+
+
+@pytest.mark.parametrize("size", [(1280, 960), (640, 480)])
+def test_markers_laid_by_hand_two_millimetres_off_are_accepted_and_measured(
+    size: tuple[int, int],
+) -> None:
+    session = table("markers", size)
+    recogniser = Recogniser()
+    calibration = recogniser.calibrate(session.setup.image, session.layout)
+    # each measured marker lies where the renderer laid it, not where the sheet prints it
+    printed = {m.id: np.array(m.corners()) for m in recogniser.markers.markers}
+    off = [np.abs(calibration.laid[i] - printed[i]).max() for i in printed]
+    assert max(off) > 0.03  # laid by hand: really off the sheet
+    for shot in session.shots:
+        observation = recogniser.observe(shot.image)
+        assert observation.ok, observation.registration.reason
+        # within a tenth of a hex of the truth, wherever the photo was taken from
+        assert _hex_error(recogniser, shot) < 0.1 * _pixels_per_unit(shot)
+
+
+@pytest.mark.parametrize("size", [(1280, 960), (640, 480)])
+def test_a_barrel_lens_is_estimated_from_the_board_and_undone(size: tuple[int, int]) -> None:
+    session = table("distortion", size)
+    true_k1 = session.setup.truth.params["k1"]
+    assert true_k1 < -0.03  # a lens that bends visibly
+    recogniser = Recogniser()
+    calibration = recogniser.calibrate(session.setup.image, session.layout)
+    assert calibration.lens is not None
+    assert calibration.lens.dist[0] == pytest.approx(true_k1, abs=0.02)
+    for shot in session.shots:
+        assert recogniser.observe(shot.image).ok
+        assert _hex_error(recogniser, shot) < 0.1 * _pixels_per_unit(shot)
+    # without undoing it, the hexes are sampled further from where they lie
+    straight = Recogniser()
+    straight.calibration = calibration
+    assert straight.measured is not None
+    straight.measured = type(straight.measured)(None, calibration.laid, 0.0)
+    for shot in session.shots:
+        if straight.register(shot.image).ok:
+            assert _hex_error(straight, shot) > 1.5 * _hex_error(recogniser, shot)
+
+
+def test_the_calibration_file_keeps_the_lens_and_the_laid_markers(tmp_path: Path) -> None:
+    session = table("distortion")
+    calibration = Recogniser().calibrate(session.setup.image, session.layout)
+    path = tmp_path / "calibration.json"
+    path.write_text(dumps(calibration), encoding="utf-8")
+    again = load(path)
+    assert again.lens is not None and calibration.lens is not None
+    assert np.allclose(again.lens.dist, calibration.lens.dist, atol=1e-5)
+    assert set(again.laid) == set(calibration.laid)
+    # a restarted camera registers with them straight away, no measuring frame needed
+    fresh = Recogniser(calibration=again)
+    assert fresh.measured is not None and fresh.register(session.shots[0].image).ok
+    # the doctor says what the file holds
+    cfg = config.parse({"camera": {"source": "usb:0", "calibration": str(path)}})
+    check = doctor.calibration(cfg)
+    assert check.status == "ok" and "barrel" in check.text and "measured where laid" in check.text
+    # an old file without them still loads, and the doctor asks for a new calibration
+    data = json.loads(path.read_text(encoding="utf-8"))
+    del data["lens"], data["markers_laid"]
+    path.write_text(json.dumps(data), encoding="utf-8")
+    old = doctor.calibration(cfg)
+    assert old.status == "warn" and "no lens model" in old.text
+    assert "companion vision calibrate" in old.advice
