@@ -386,7 +386,7 @@ class Table:
         if why:
             raise Refused(why)
         try:
-            events = game.apply(action)
+            events = game.apply(action, by=command.seat)  # out of turn: refused by the rules
         except ILLEGAL as e:
             raise Refused(e.message, e.rule) from None
         except MALFORMED as e:
@@ -641,7 +641,7 @@ class Table:
                 dropped.append(row)
                 continue
             try:
-                game.apply(row.action)
+                game.apply(row.action, by=row.seat)
             except ILLEGAL:
                 dropped.append(row)
         by = (
@@ -869,12 +869,10 @@ class Table:
 
 
 def _not_theirs(kind: Kind, game: AnyGame, seat: int | None) -> str:
-    """Why `seat` may not make the game's decision now ("" when it may, or for no seat)."""
+    """Why `seat` may not tell the table's dice now ("" when it may, or for no seat); a seat
+    acting out of turn the game itself refuses, naming the rule."""
     if seat is None:
         return ""
-    actor = game.actor
-    if actor is not None and seat != actor:
-        return f"it is seat {actor + 1}'s decision, not seat {seat + 1}'s"
     teller = kind.teller(game) if game.is_chance() else None
     if teller is not None and seat != teller:
         return f"seat {teller + 1}'s phone tells what their dice show"

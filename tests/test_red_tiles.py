@@ -287,7 +287,7 @@ def test_B_7_at_most_one_turn_tile_per_turn() -> None:
     game.apply(parse("done"))
     assert game.phase == "move"
     assert not [a for a in game.legal_actions() if a[0] == "play"]
-    assert refused(game, "play winds").rule == "B-8"  # it is step 2 now
+    assert refused(game, "play winds").rule == "B-7"  # step 1 is over: one tile a turn
     assert hand_count(game, 0) == 1  # the winds tile is still held
 
 

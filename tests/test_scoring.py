@@ -83,7 +83,7 @@ def test_B_30_B_23_volcano_ends_at_once_without_the_creature_step() -> None:
     assert game.phase == "over" and game.actor is None and not game.is_chance()
     with pytest.raises(IllegalAction) as info:
         game.apply(parse("roll shark"))
-    assert info.value.rule == "B-30"
+    assert info.value.rule == "B-23"
     with pytest.raises(IllegalAction):
         game.draw()
 

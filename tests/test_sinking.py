@@ -225,4 +225,4 @@ def test_B_23_B_37_volcano_ends_the_game_at_once_without_step_4() -> None:
     assert result is not None and result["ranking"][0]["seat"] == 0
     with pytest.raises(IllegalAction) as info:
         game.apply(parse("roll shark"))
-    assert info.value.rule == "B-30"
+    assert info.value.rule == "B-23"

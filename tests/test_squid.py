@@ -136,7 +136,7 @@ def test_Q_2_squid_entry_must_removes_one_person_next_to_it() -> None:
     assert game.phase == "interrupt" and game.actor == 0
     assert grabs(game) == names(near) and ("done",) not in game.legal_actions()
     assert refused(game, "done").rule == "Q-2"
-    assert refused(game, f"grab {person_name(far)}").rule == "Q-4"
+    assert refused(game, f"grab {person_name(far)}").rule == "Q-2"
     events = game.apply(parse(f"grab {person_name(near[2])}"))
     assert events[0].kind == "grabbed" and events[0].data["person"] == person_name(near[2])
     assert game.state.p_kind[near[2]] == LOST

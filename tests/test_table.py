@@ -62,14 +62,14 @@ def test_racing_commands_are_applied_one_after_the_other(
     count = threading.Lock()
     real_apply = Game.apply
 
-    def apply(self: Game, action: Any) -> Any:
+    def apply(self: Game, action: Any, by: int | str | None = None) -> Any:
         nonlocal inside, most
         with count:
             inside += 1
             most = max(most, inside)
         try:
             time.sleep(0.0002)  # widen the window in which two appliers would overlap
-            result = real_apply(self, action)
+            result = real_apply(self, action, by)
         finally:
             with count:
                 inside -= 1

@@ -81,7 +81,7 @@ def test_B_7_at_most_one_red_tile_is_played_per_turn() -> None:
     assert not any(a[0] == "play" for a in game.legal_actions())
     with pytest.raises(IllegalAction) as refused:
         game.apply(parse("play winds"))
-    assert refused.value.rule == "B-8"  # it is step 2 now
+    assert refused.value.rule == "B-7"  # step 1 is over: one tile a turn
     assert game.state.hands[0] == [["beach", "winds"]]
 
 
@@ -98,7 +98,7 @@ def test_B_8_three_movement_points_then_step_3() -> None:
     assert game.phase == "sink" and game.actor == 0
     with pytest.raises(IllegalAction) as refused:
         game.apply(parse("move A1 5.6"))  # no fourth point
-    assert refused.value.rule == "B-9"
+    assert refused.value.rule == "B-8"
     assert game.state.p_at[a1] == hx("5.5")
 
 
@@ -200,7 +200,7 @@ def test_B_11_a_player_without_people_skips_step_2_even_with_an_empty_boat() -> 
     assert not any(a[0] == "sail" for a in game.legal_actions())
     with pytest.raises(IllegalAction) as refused:
         game.apply(parse("sail b1 3.1"))
-    assert refused.value.rule == "B-9"
+    assert refused.value.rule == "B-11"
     assert game.state.b_pos[0] == hx("4.1")
 
 

@@ -13,6 +13,7 @@ from .errors import EngineError, IllegalAction, MalformedAction, RulesError
 from .events import REFEREE, Event
 from .game import Game, replay
 from .invariants import violations
+from .position import PositionError
 from .rules import Rules
 from .state import Action
 
@@ -24,6 +25,7 @@ __all__ = [
     "Game",
     "IllegalAction",
     "MalformedAction",
+    "PositionError",
     "Rules",
     "RulesError",
     "notation",

@@ -10,6 +10,11 @@ list; its text form is what logs and tests read::
     dive starfish D    dive shark 2     protect dolphin1 A3              grab B2         ride A3 4.5
     spin shark 2       spin serpent dive  (the 1986 spinner: a creature and 1, 2, 3 or dive)
 
+Whole moves carry the path of one piece, each space in turn, and are checked as one (`paths`):
+``go A1 5.3 4.2`` (a person: walks, boards a boat with room where one waits, swims, lands on a
+safe island), ``sail b2 1.5 1.6 1.7``, ``creature whale1 1.6 1.7 1.8``, ``ride A3 4.5 4.6``.
+With one space, sail, creature and ride are the single steps the engine lists as legal.
+
 People are named by seat letter and number (``A3``: seat 1's third person), boats ``b1``..``b12``,
 creatures by kind and number (``shark2``), hexes ``row.col`` or a safe island's corner.
 """
@@ -41,24 +46,54 @@ SHAPES: dict[str, tuple[str, ...]] = {
     "boat": ("hex",),
     "play": ("back",),
     "move": ("person", "hex"),
+    "go": ("person", "hex+"),
     "board": ("person", "boat"),
-    "sail": ("boat", "hex"),
+    "sail": ("boat", "hex+"),
     "done": (),
     "sink": ("hex",),
     "back": ("back?",),
     "pick": ("person",),
     "take": ("boat",),
     "roll": ("face",),
-    "creature": ("creature", "hex"),
+    "creature": ("creature", "hex+"),
     "put": ("creature", "hex"),
     "repel": (),
     "reveal": ("person", "value"),
     "dive": ("dive-kind", "distance"),
     "protect": ("creature", "person"),
     "grab": ("person",),
-    "ride": ("person", "hex"),
+    "ride": ("person", "hex+"),
     "spin": ("spin-kind", "spin-move"),
 }
+
+
+MAX_PATH = 8
+"""The most spaces a path may name; the rules refuse any longer than its move allows."""
+
+
+def kinds(verb: str, n: int) -> tuple[str, ...]:
+    """The argument kinds of `verb` with `n` arguments: a path's last kind repeats (``hex+``)."""
+    shape = SHAPES[verb]
+    if shape and shape[-1].endswith("+"):
+        return (*shape[:-1], *[shape[-1][:-1]] * (n - len(shape) + 1))
+    return shape
+
+
+def arity_ok(verb: str, n: int) -> bool:
+    shape = SHAPES[verb]
+    if shape and shape[-1].endswith("+"):
+        return len(shape) <= n <= len(shape) - 1 + MAX_PATH
+    return n == len(shape)
+
+
+def _arity(verb: str) -> str:
+    shape = SHAPES[verb]
+    if shape and shape[-1].endswith("+"):
+        return (
+            f"{verb} takes {', '.join(shape[:-1])} and 1 to {MAX_PATH} spaces "
+            f"(e.g. {verb} ... 5.3 5.4)"
+        )
+    return f"{verb} takes {len(shape)} argument(s): {', '.join(shape)}"
 
 
 WORDS: dict[str, tuple[str, ...]] = {
@@ -105,10 +140,9 @@ def check(action: Any) -> Action:
         or action[0] not in SHAPES
     ):
         raise MalformedAction(f"{action!r} is not an action; verbs: {', '.join(SHAPES)}")
-    shape = SHAPES[action[0]]
-    if len(action) != len(shape) + 1:
-        raise MalformedAction(f"{action[0]} takes {len(shape)} argument(s): {', '.join(shape)}")
-    for kind, x in zip(shape, action[1:], strict=True):
+    if not arity_ok(action[0], len(action) - 1):
+        raise MalformedAction(_arity(action[0]))
+    for kind, x in zip(kinds(action[0], len(action) - 1), action[1:], strict=True):
         if not _valid(kind, x):
             raise MalformedAction(f"{action[0]}: {x!r} is not a {kind.rstrip('?')}")
     return action
@@ -138,7 +172,7 @@ def _text(kind: str, x: Any) -> str:
 
 def notation(action: Action) -> str:
     """The action in the short text form (see the module's docstring)."""
-    shape = SHAPES[action[0]]
+    shape = kinds(action[0], len(action) - 1)
     return " ".join([action[0], *(_text(k, x) for k, x in zip(shape, action[1:], strict=True))])
 
 
@@ -173,9 +207,9 @@ def parse(text: str) -> Action:
     words = text.split()
     if not words or words[0] not in SHAPES:
         raise MalformedAction(f"{text!r} is not an action; verbs: {', '.join(SHAPES)}")
-    shape = SHAPES[words[0]]
-    if len(words) != len(shape) + 1:
-        raise MalformedAction(f"{words[0]} takes {len(shape)} argument(s): {', '.join(shape)}")
+    if not arity_ok(words[0], len(words) - 1):
+        raise MalformedAction(_arity(words[0]))
+    shape = kinds(words[0], len(words) - 1)
     try:
         args = [_parse(k, w) for k, w in zip(shape, words[1:], strict=True)]
     except ValueError as e:

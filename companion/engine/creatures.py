@@ -337,10 +337,25 @@ def end_turn(s: State, ev: list[Event]) -> None:
     s.turns_taken[s.turn] += 1
     s.swam.clear()
     s.roll = None
-    s.ctx = {}
+    # The creature that just moved is remembered into the next turn, so that a step past its
+    # limit is refused under the limit's rule (B-24 ...), not under the next turn's step.
+    moved = s.ctx.get("creature")
+    s.ctx = {} if moved is None else {"moved": moved, "limit": s.ctx.get("dist")}
     s.turn = (s.turn + 1) % s.players
     s.phase, s.actor = "tile", s.turn
     ev.append(Event("turn", {"seat": s.turn}))
+
+
+def past_limit(s: State, c: int) -> IllegalAction:
+    """The refusal of a step by creature c after its move ended at the limit of its kind (or of
+    the dice, or of the spinner)."""
+    kind, dist = s.c_kind[c], s.ctx.get("limit")
+    if s.is_1986:
+        return IllegalAction("E-1", f"the {kind} went exactly as far as spun; its move is over")
+    if dist is not None:
+        return IllegalAction("D-4", f"die 2 showed {dist}: the {kind}'s move is over")
+    rule = {"serpent": "B-24", "shark": "B-25", "whale": "B-26", "squid": "Q-3"}[kind]
+    return IllegalAction(rule, f"a {kind} moves at most {limit(s, kind)} spaces; its move is over")
 
 
 def explain(s: State, action: Action) -> IllegalAction:
@@ -397,6 +412,10 @@ def explain(s: State, action: Action) -> IllegalAction:
     if s.ctx.get("dist") == "D":
         return IllegalAction(
             "D-4", f"a diving creature goes to an unoccupied sea space, not {board.name(h)}"
+        )
+    if h == s.c_pos[c]:  # B-10: a creature that moves moves; only a squid may stay (Q-3)
+        return IllegalAction(
+            "B-10", f"a {kind} that moves goes at least one space; it cannot stay where it is"
         )
     if chosen is not None and s.ctx["steps"] >= limit(s, kind):
         rule = {"serpent": "B-24", "shark": "B-25", "whale": "B-26"}.get(kind, "D-4")

@@ -20,6 +20,8 @@ from . import (
     interrupts,
     movement,
     overpopulated,
+    paths,
+    position,
     scoring,
     setup,
     sinking,
@@ -27,7 +29,7 @@ from . import (
     views,
 )
 from .data import DIE_FACES, DIVE_DISTANCES, DIVE_KINDS, TERRAIN_COUNT
-from .errors import IllegalAction, RulesError
+from .errors import IllegalAction, MalformedAction, RulesError
 from .events import REFEREE, Event, View
 from .rules import Rules
 from .state import CHANCE, NOBODY, Action, State, person_name
@@ -75,6 +77,57 @@ STEP_RULE = {
     "reveal": ("B-31", "saved people's values are being told"),
     "over": ("B-30", "the game is over"),
 }
+
+# Where each verb belongs in the game's order: setup, the four steps of a turn (B-7 ... B-10),
+# the end. An action whose step is already past is refused under the rule of its own step (a
+# fourth movement point under B-8, not under the removal that follows); one whose step is yet
+# to come, under the rule of the step under way, which must be finished first.
+HOME: dict[str, tuple[int, str, str]] = {
+    "terrain": (0, "B-2", "the island is laid only at setup"),
+    "place": (1, "B-5", "people are placed only at setup"),
+    "boat": (2, "B-6", "boats are placed only at setup"),
+    "play": (3, "B-7", "a red tile is played at the start of the turn (step 1), before moving"),
+    "put": (3, "B-7", "a red tile's move is made in step 1"),
+    "move": (4, "B-8", "movement (step 2, up to 3 points) is over for this turn"),
+    "board": (4, "B-8", "movement (step 2, up to 3 points) is over for this turn"),
+    "sail": (4, "B-8", "movement (step 2, up to 3 points) is over for this turn"),
+    "ride": (4, "B-8", "movement (step 2, up to 3 points) is over for this turn"),
+    "sink": (5, "B-9", "one land tile is removed per turn (step 3), and it is gone"),
+    "back": (5, "B-22", "the removed tile's back is already told"),
+    "pick": (5, "B-35", "the boat tile's passengers are already chosen"),
+    "take": (5, "B-35", "the boat tile's boat is already taken"),
+    "roll": (7, "B-10", "the creature die is rolled once per turn (step 4)"),
+    "dive": (7, "B-10", "the dice are rolled once per turn (step 4)"),
+    "spin": (7, "E-1", "the spinner is spun once per turn"),
+    "creature": (7, "B-10", "one creature moves per turn, after the die (step 4)"),
+    "reveal": (9, "B-31", "values are told only at the end of the game"),
+}
+RANK = {
+    "terrain": 0, "place": 1, "boat": 2, "tile": 3, "effect": 3, "move": 4, "sink": 5,
+    "back": 5, "take": 5, "pick": 5, "rush": 6, "roll": 7, "creature": 7, "defence": 7,
+    "reveal": 9,
+}  # fmt: skip
+
+# Whose decision each phase is, for the refusal of an action out of turn.
+WHOSE = {
+    "place": "B-5",
+    "boat": "B-6",
+    "tile": "B-7",
+    "effect": "B-7",
+    "move": "B-8",
+    "sink": "B-9",
+    "take": "B-35",
+    "pick": "B-35",
+    "creature": "B-10",
+    "defence": "B-29",
+    "rush": "P-5",
+    "reveal": "B-31",
+}
+INTERRUPTER = {"guard": "D-6", "squid": "Q-1", "grab": "Q-4"}
+
+TABLE = "table"
+"""The acting party for a table decision (the island laid, a die, a tile's back) told by no
+seat in particular; see `Game.apply`."""
 
 VERBS = {
     "terrain": {"terrain"},
@@ -192,13 +245,21 @@ class Game:
 
     # -- doing ---------------------------------------------------------------------------
 
-    def apply(self, action: Any) -> list[Event]:
+    def apply(self, action: Any, by: int | str | None = None) -> list[Event]:
         """Make `action` happen and return the events it caused.
+
+        `by` is who acts: a seat (0-based), or `TABLE` for a table decision. A seat makes only
+        its own decisions, and may tell a table decision (whoever is at the table reads the
+        die); the table makes only table decisions. Either acting out of turn is refused with
+        the rule that says whose decision it is. None: nobody in particular — a log already
+        checked being replayed, or a simulation.
 
         A malformed action raises MalformedAction; an illegal one IllegalAction naming the rule
         it breaks. Either way the game is left exactly as it was.
         """
         s = self.state
+        if by is not None and by != s.actor:
+            self._check_actor(by, action)
         if self._legal_set is None:
             self._legal_set = set(self.legal_actions())
         # Legal actions hold only str, int and None; 58.0 or True would equal a legal 58 or 1
@@ -210,6 +271,8 @@ class Game:
         ):
             action = actions.check(action)
             if action not in self._legal_set:
+                if paths.is_path(action):
+                    return paths.apply(self, action)
                 raise self._refusal(action)
         ev: list[Event] = []
         if s.actor == CHANCE:
@@ -217,6 +280,10 @@ class Game:
         PHASES[s.phase][1](s, action, ev)
         self._settle(ev)
         return ev
+
+    def forget_legal(self) -> None:
+        """The state was replaced (a whole path): the legal actions must be listed anew."""
+        self._legal = self._legal_set = None
 
     def _settle(self, ev: list[Event]) -> None:
         """Move past decisions that leave no choice: starting a turn, a lone 'go on'."""
@@ -255,15 +322,68 @@ class Game:
                 continue
             return
 
+    def _check_actor(self, by: int | str, action: Any) -> None:
+        """Refuse `by` acting now unless the decision is theirs (see `apply`)."""
+        s = self.state
+        if by != TABLE and (type(by) is not int or not 0 <= by < s.players):
+            raise MalformedAction(f"{by!r} is not a seat of this game, nor the table")
+        if s.actor == NOBODY:
+            raise game_over(s)
+        if s.actor == CHANCE:
+            return  # a fact of the shared table: any seat at it may tell it
+        moved = s.ctx.get("moved")
+        if (
+            moved is not None
+            and isinstance(action, tuple | list)
+            and list(action[:2]) == ["creature", moved]
+        ):
+            raise creatures.past_limit(s, moved)  # the extra step of last turn's creature
+        rule, what = self._whose()
+        who = "the table" if by == TABLE else f"seat {int(by) + 1}"
+        raise IllegalAction(rule, f"it is seat {s.actor + 1}'s decision, not {who}'s ({what})")
+
+    def _whose(self) -> tuple[str, str]:
+        """The rule that gives the current decision to its seat, and the decision in words."""
+        s = self.state
+        if s.phase == "interrupt":
+            return INTERRUPTER[s.pending[0]["kind"]], STEP_RULE["interrupt"][1]
+        rule = WHOSE[s.phase]
+        if s.players >= 5 and s.phase in ("place", "boat"):
+            rule = "P-3"  # 5-6 players: one at a time in turn order, fewer boats for some
+        return rule, STEP_RULE[s.phase][1]
+
     def _refusal(self, action: Action) -> IllegalAction:
         s = self.state
+        if s.phase == "over":
+            return game_over(s)
         if s.phase not in PHASES or action[0] not in VERBS[s.phase]:
-            rule, what = STEP_RULE[s.phase]
-            return IllegalAction(rule, f"{actions.notation(action)} is not possible now: {what}")
-        for kind, x in zip(actions.SHAPES[action[0]], action[1:], strict=True):
+            return self._wrong_step(action)
+        for kind, x in zip(actions.kinds(action[0], len(action) - 1), action[1:], strict=True):
             if kind == "person" and x not in s.p_owner:
                 return _not_in_game(s, x)
         return PHASES[s.phase][2](s, action)
+
+    def _wrong_step(self, action: Action) -> IllegalAction:
+        """The refusal of an action that belongs to another step than the one under way: under
+        its own step's rule when that step is past, else under the rule of the step under way."""
+        s = self.state
+        text = actions.notation(action)
+        if action[0] == "creature" and s.ctx.get("moved") == action[1]:
+            return creatures.past_limit(s, action[1])
+        home = HOME.get(action[0])
+        here = RANK.get(s.phase)
+        if home is not None and here is not None and home[0] < here:
+            _, rule, why = home
+            x = action[1] if len(action) > 1 else None
+            if action[0] in ("move", "ride", "board") and x in s.swam:
+                rule, why = "B-16", f"{person_name(x)} already swam this turn (one sea space)"
+            elif home[0] == RANK["move"] and not s.has_people(s.turn):
+                rule, why = "B-11", "with no people left on the board a player skips step 2"
+            return IllegalAction(rule, f"{text} is not possible now: {why}")
+        rule, what = STEP_RULE[s.phase]
+        if s.phase == "interrupt":
+            rule = INTERRUPTER[s.pending[0]["kind"]]
+        return IllegalAction(rule, f"{text} is not possible now: {what}")
 
     # -- seeing and storing ------------------------------------------------------------------
 
@@ -278,6 +398,17 @@ class Game:
         """The ranking with its reasons, once the game is over."""
         return self.state.result
 
+    def position(self, viewer: View = REFEREE) -> str:
+        """The position as text (see `position` and the engine's README), as `viewer` may see
+        it: the referee's is the whole game, and reads back as it."""
+        return position.write(self.state, viewer)
+
+    @classmethod
+    def from_position(cls, text: str) -> Game:
+        """The game at a written position, to play on from; MalformedAction when the text is
+        not a position, IllegalAction naming the rule when it is one that cannot happen."""
+        return cls(position.read(text))
+
     def to_json(self) -> dict[str, Any]:
         return self.state.to_json()
 
@@ -287,6 +418,15 @@ class Game:
 
     def copy(self) -> Game:
         return Game(self.state.copy())
+
+
+def game_over(s: State) -> IllegalAction:
+    """The refusal of anything once the game is over, under the rule that ended it: the volcano
+    (B-23), the last person gone (C-2), the last tile gone (C-4), the 1986 end (E-6)."""
+    rule = scoring.ended_by(s)
+    if rule == "B-30":
+        rule = "B-23"
+    return IllegalAction(rule, f"the game is over ({rule} ended it): start a new game")
 
 
 def _not_in_game(s: State, p: int) -> IllegalAction:

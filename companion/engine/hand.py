@@ -194,7 +194,8 @@ def apply_effect(s: State, action: Action, ev: list[Event]) -> None:
 
 def _to_movement(s: State) -> None:
     """On to step 2, skipped by a player with no people left on the board (B-11)."""
-    s.ctx = {}
+    # what the last turn's creature did stays known through step 2 (see creatures.end_turn)
+    s.ctx = {"moved": s.ctx["moved"], "limit": s.ctx["limit"]} if "moved" in s.ctx else {}
     if s.has_people(s.turn):
         s.phase, s.points = "move", 3
     else:

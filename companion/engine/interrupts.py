@@ -107,6 +107,10 @@ def explain(s: State, action: Action) -> IllegalAction:
     if action[0] == "done":  # on entry the squid_entry option says so, after a move Q-4
         rule = "Q-4" if current(s)["boat"] else "Q-2"
         return IllegalAction(rule, "the squid must take one person")
-    return IllegalAction(
-        "Q-4", "the squid takes one person from an adjacent land tile or the boat in its space"
+    rule = "Q-4" if current(s)["boat"] else "Q-2"  # on entry only a person on land
+    where = (
+        "an adjacent land tile or the boat in its space"
+        if rule == "Q-4"
+        else ("a land tile next to the space it entered")
     )
+    return IllegalAction(rule, f"the squid takes one person from {where}")

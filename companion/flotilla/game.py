@@ -237,11 +237,17 @@ class FlotillaGame:
 
     # -- doing ----------------------------------------------------------------------------
 
-    def apply(self, action: Any) -> list[Event]:
+    def apply(self, action: Any, by: int | None = None) -> list[Event]:
         """Make `action` happen; its events. RuleBroken or MalformedValue leave the game as
-        it was: every check is made on a copy before the state is replaced."""
+        it was: every check is made on a copy before the state is replaced.
+
+        `by`: the acting seat, refused when the decision is another seat's (None: a replay,
+        or the table telling its dice)."""
         a = check(action)
         verb = a[0]
+        actor = self.actor
+        if by is not None and actor is not None and by != actor:
+            raise RuleBroken(VERBS[verb], f"it is seat {actor + 1}'s decision, not seat {by + 1}'s")
         if verb not in self._open():
             raise RuleBroken(
                 VERBS[verb], f"{verb} is not possible now: the table awaits {AWAITS[self.phase]}"
