@@ -95,6 +95,8 @@ def cmd_demo(args: argparse.Namespace) -> int:
             "and is deleted when the demo stops.",
             "  demo: the table's buttons are simulated: ROLL, NEXT and UNDO on the panel page, "
             "or r, n, u here.",
+            "  demo: no hotspot (a demo never changes this machine's network); on the Pi, when "
+            "the table is its own Wi-Fi, its QR code is printed here before the page's.",
         )
         d = daemon.Daemon(
             cfg,
@@ -278,7 +280,9 @@ def parser() -> argparse.ArgumentParser:
     ex.add_argument("game", type=int, metavar="GAME", help="the game's id (see: companion games)")
     ex.set_defaults(run=cmd_export)
 
-    do = with_config(sub.add_parser("doctor", help="check GPIO, serial, camera and the game log"))
+    do = with_config(
+        sub.add_parser("doctor", help="check GPIO, serial, camera, the game log and the hotspot")
+    )
     do.set_defaults(run=cmd_doctor)
 
     ins = sub.add_parser("install-service", help="write the systemd unit that runs `serve`")

@@ -205,7 +205,7 @@ def test_doctor_on_a_healthy_store_exits_0_and_names_every_part(
     status, out, _ = run(capsys, "doctor", "--config", str(cfg))
     assert status == 0, out
     lines = {line.split()[1]: line for line in out.splitlines() if line[:4] in ("ok  ", "warn")}
-    assert set(lines) >= {"config", "store", "gpio", "serial", "camera", "web"}
+    assert set(lines) >= {"config", "store", "gpio", "serial", "camera", "web", "hotspot", "portal"}
     assert "2 game(s), integrity ok, journal wal" in lines["store"]
     assert str(cfg.parent / "games.db") in lines["store"]
     # The file system comes from /proc/mounts.
@@ -272,6 +272,7 @@ def test_install_service_writes_a_unit_that_systemd_analyze_verify_accepts(
         "SupplementaryGroups=gpio dialout video",
         "StateDirectory=companion",
         "WorkingDirectory=%S/companion",
+        "AmbientCapabilities=CAP_NET_BIND_SERVICE",  # port 80, for phones' captive-portal checks
     ):
         assert expected in lines
     # verify reads the file as systemd would; it checks that ExecStart= exists and is

@@ -96,6 +96,9 @@ def test_every_probe_leads_to_the_page_in_one_redirect_in_hotspot_mode(tmp_path:
         status, out, err = stop(proc)  # type: ignore[arg-type]
     assert status == 0, err
     assert "The table is its own Wi-Fi network now" in out and kept["password"] in out
+    assert (
+        "Scan to join the network:" in out and f"then scan to open http://127.0.0.1:{port}/" in out
+    )
     assert "hotspot:   on" in out
     # A restart must not cut the phones off: the hotspot stays up when the daemon stops.
     assert double.state()["active"] == {HOTSPOT: "wlan0"}

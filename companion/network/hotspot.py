@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from . import identity
-from .nmcli import HOTSPOT, NetworkManager, NetworkManagerError, Profile
+from .nmcli import HOTSPOT, NetworkManager, NetworkManagerError, NoNetworkManager, Profile
 
 log = logging.getLogger(__name__)
 
@@ -139,6 +139,7 @@ class Keeper:
         self.page_url = page_url(config["network.address"], web_port, config["network.portal_port"])
         self.network = identity.load(state_dir)
         self.active = False
+        self.looked = False
         self.problem = ""
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
@@ -159,6 +160,7 @@ class Keeper:
             self.network = identity.load(self.state_dir)
             seen = look(self.nm)
             self.active = seen.hotspot_up
+            self.looked = True
             change = self.policy.step(self.clock(), seen, self.busy())
             if change == "up":
                 self.network = hotspot_up(self.config, self.state_dir, self.nm)
@@ -172,7 +174,9 @@ class Keeper:
             return change
         except NetworkManagerError as e:
             if str(e) != self.problem:
-                log.error("hotspot: %s", e)
+                # No NetworkManager at all is a machine's nature (a PC), not a failure.
+                level = logging.WARNING if isinstance(e, NoNetworkManager) else logging.ERROR
+                log.log(level, "hotspot: %s", e)
             self.problem = str(e)
             self.active = False
             return None
@@ -195,6 +199,8 @@ class Keeper:
 
     def describe(self) -> str:
         mode = self.policy.mode
+        if not self.looked and not self.problem:
+            return f"{mode}: asking NetworkManager"
         if self.problem:
             return f"{mode}: {self.problem}"
         if self.active:
