@@ -18,8 +18,6 @@ from pathlib import Path
 from types import FrameType
 from typing import Any, TextIO
 
-import waitress
-
 from . import notify, security, urls
 from .camera import Camera
 from .commands import Command
@@ -155,6 +153,8 @@ class Daemon:
         self._start_panel()
         self._start_camera()
         app = web_app(self.table, with_security(self.config, self.security))
+        from .web import serving
+
         if isinstance(self.panel, sim.SimPanel):
             from .web import panel as on_screen
 
@@ -162,9 +162,9 @@ class Daemon:
         try:
             # create_server binds and listens at once; connections wait in the backlog until
             # serve() runs the loop, so READY=1 after this line is true.
-            self.server = waitress.create_server(
-                app, host=self.host, port=self.port, threads=self.config["web.threads"]
-            )
+            # waitress with the limits of companion.web.serving (body size, connections per
+            # address, idle timeout, forwarding headers passed on to the loopback guard).
+            self.server = serving.make_server(app, self.host, self.port, self.config["web.threads"])
         except OSError as e:
             raise StartError(self._bind_error(e)) from None
         self.urls = urls.table_urls(self.host, self._bound_port())

@@ -25,7 +25,6 @@ from typing import Any
 from flask import Flask
 from flask.testing import FlaskClient
 from waitress import wasyncore
-from waitress.server import create_server
 
 from companion import config
 from companion.commands import Command
@@ -35,8 +34,9 @@ from companion.engine.state import Action
 from companion.store import Store
 from companion.table import Table
 from companion.web import end_streams
+from companion.web.serving import make_server
 
-PIN = "2468"
+PIN = "246813"
 SECRET = "a-test-secret-of-more-than-32-characters"
 ADDRESSES = (f"192.168.1.{n}" for n in itertools.count(20))
 """Each phone gets an address of its own (the PIN's attempt limit counts per address)."""
@@ -143,8 +143,9 @@ def play(
 
 @contextmanager
 def served(app: Flask, threads: int = 16) -> Iterator[int]:
-    """`app` served by waitress on 127.0.0.1 and a free port, in a thread; yields the port."""
-    server = create_server(app, host="127.0.0.1", port=0, threads=threads)
+    """`app` served by waitress on 127.0.0.1 and a free port, in a thread, with the daemon's
+    limits (companion.web.serving); yields the port."""
+    server = make_server(app, "127.0.0.1", 0, threads)
     thread = threading.Thread(target=server.run, name="waitress", daemon=True)
     thread.start()
     try:
@@ -165,6 +166,8 @@ class Stream:
     port: int
     path: str
     headers: dict[str, str] = field(default_factory=dict)
+    source: str | None = None
+    """The loopback address the phone connects from (127.0.0.2 and up: a phone on the Wi-Fi)."""
     raw: bytearray = field(default_factory=bytearray)
     arrived: dict[int, float] = field(default_factory=dict)
     """Event id -> perf_counter when its blank line was read."""
@@ -174,7 +177,10 @@ class Stream:
     done: threading.Event = field(default_factory=threading.Event)
 
     def start(self) -> Stream:
-        self.conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
+        source = (self.source, 0) if self.source else None
+        self.conn = http.client.HTTPConnection(
+            "127.0.0.1", self.port, timeout=30, source_address=source
+        )
         self.conn.request("GET", self.path, headers=self.headers)
         self.sock = self.conn.sock  # getresponse() may let go of it; close() needs it
         self.response = self.conn.getresponse()
@@ -208,6 +214,9 @@ class Stream:
             return
         finally:
             self.done.set()
+
+    def kinds(self) -> list[str]:
+        return [kind for kind, _, _ in self.events]
 
     def body(self) -> bytes:
         """What was read of the body, chunk framing removed (http.client undoes it)."""
