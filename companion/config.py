@@ -63,8 +63,8 @@ def _camera() -> tuple[Check, str]:
 
 
 def _pin() -> tuple[Check, str]:
-    return (lambda v: isinstance(v, str) and v.isdigit() and 4 <= len(v) <= 8), (
-        "4 to 8 digits, as a string"
+    return (lambda v: isinstance(v, str) and v.isdigit() and 6 <= len(v) <= 8), (
+        "6 to 8 digits, as a string (a shorter PIN is guessed in hours)"
     )
 
 

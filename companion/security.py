@@ -78,7 +78,7 @@ def _read(path: Path) -> dict[str, str]:
 
 
 def _good_pin(value: object) -> bool:
-    return isinstance(value, str) and value.isdigit() and 4 <= len(value) <= 8
+    return isinstance(value, str) and value.isdigit() and 6 <= len(value) <= 8
 
 
 def load(state_dir: Path, pin: str | None = None, secret: str | None = None) -> Security:

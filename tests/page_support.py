@@ -39,7 +39,7 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
-PIN = "2468"
+PIN = "246813"
 SECRET = "the-page-tests-secret-of-more-than-32-characters"
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
 VIEWPORT = {"width": 360, "height": 640}

@@ -26,6 +26,8 @@ BAD = {
         ["camera.source", '"usb:N"', "'webcam'"],
     ),
     "invalid TOML": ("[web\nport = 80\n", ["not valid TOML", "line 1"]),
+    # Issue 14: a 4-digit PIN is guessed in hours at 5 tries a minute per address.
+    "short PIN": ('[security]\npin = "2468"\n', ["security.pin", "6 to 8 digits", "'2468'"]),
 }
 
 

@@ -50,11 +50,11 @@ def test_pin_and_secret_are_made_once_kept_owner_only_and_survive_a_restart(
 
 
 def test_values_set_in_the_config_win_and_are_not_written_to_the_file(tmp_path: Path) -> None:
-    both = security.load(tmp_path, pin="4321", secret="s" * 40)
-    assert (both.pin, both.secret, both.generated) == ("4321", "s" * 40, ())
+    both = security.load(tmp_path, pin="432198", secret="s" * 40)
+    assert (both.pin, both.secret, both.generated) == ("432198", "s" * 40, ())
     assert not (tmp_path / security.FILENAME).exists()
-    only_pin = security.load(tmp_path, pin="4321")
-    assert only_pin.pin == "4321" and only_pin.generated == ("secret",)
+    only_pin = security.load(tmp_path, pin="432198")
+    assert only_pin.pin == "432198" and only_pin.generated == ("secret",)
     assert json.loads((tmp_path / security.FILENAME).read_text()) == {"secret": only_pin.secret}
 
 

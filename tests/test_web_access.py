@@ -103,16 +103,20 @@ def test_a_wrong_pin_is_a_403_and_guessing_is_stopped_per_address(app: Flask) ->
     assert other.get("/api/session").json["authorised"] is True  # type: ignore[index]
 
 
-def test_the_pin_guard_forgets_after_a_minute_and_holds_the_whole_table_too() -> None:
-    guard = PinGuard(per_address=5, overall=8, window=60.0)
+def test_the_pin_guard_forgets_after_a_minute_and_counts_an_ipv6_64_as_one_address() -> None:
+    guard = PinGuard(per_address=5, window=60.0)
     for t in range(5):
         guard.failed("a", float(t))
     assert guard.wait("a", 5.0) == pytest.approx(55.0)
     assert guard.wait("z", 5.0) == 0.0  # another address may still try
-    for n in range(3):
-        guard.failed(f"b{n}", 6.0)  # many addresses: the table's own limit
-    assert guard.wait("c", 7.0) == pytest.approx(53.0)
-    assert guard.wait("a", 60.5) == 0.0  # the first failure has aged out of both counts
+    for n in range(100):
+        guard.failed(f"192.168.1.{n}", 6.0)  # many addresses fail: nobody else is held back
+    assert guard.wait("192.168.2.1", 7.0) == 0.0
+    for n in range(5):  # one device taking a new address of its /64 for each guess
+        guard.failed(f"fd00::1:{n}", 8.0)
+    assert guard.wait("fd00::1:99", 9.0) == pytest.approx(59.0)
+    assert guard.wait("fd00:0:0:1::5", 9.0) == 0.0  # another /64
+    assert guard.wait("a", 60.5) == 0.0  # the first failure has aged out
     guard.succeeded("a")
     assert guard.wait("a", 61.0) == 0.0
 
@@ -267,7 +271,7 @@ def test_the_signed_cookie_is_httponly_lax_keeps_no_pin_and_survives_a_restart(
     # Another secret (or another PIN) and the phone must join again.
     other = create_app(
         table,
-        table_config(security={"pin": "97531", "secret": "x" * 40}),
+        table_config(security={"pin": "975319", "secret": "x" * 40}),
         test_config={"TESTING": True},
     )
     ana.application = other

@@ -28,9 +28,10 @@ from ..network import portal
 from ..table import Table
 from . import api, errors, export, gamedata, openapi, pages, session, stream
 from .assets import web_folder
+from .cookies import UntimedSessions
+from .seats import Seats
+from .serving import MAX_BODY
 
-MAX_BODY = 64 * 1024
-"""The largest request body accepted: a command is well under 1 KiB, a new game under 4 KiB."""
 STREAM_HEADROOM = 4
 """Waitress threads kept free of event streams, for the API's plain requests."""
 SESSION_DAYS = 30
@@ -81,6 +82,8 @@ def create_app(
     app.extensions["companion.streams"] = stream.Streams(int(app.config["MAX_STREAMS"]))
     app.extensions["companion.pin_guard"] = session.PinGuard()
     app.extensions["companion.network"] = None  # the daemon's hotspot keeper, if any
+    app.extensions["companion.seats"] = Seats()
+    app.session_interface = UntimedSessions()
     errors.register(app)
     # The portal first: in hotspot mode its redirect answers a probe before anything else looks.
     for module in (portal, pages, session, api, stream, gamedata, export, openapi):

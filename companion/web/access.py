@@ -40,14 +40,23 @@ from flask import abort, current_app, request, session
 
 from ..commands import REFEREE, SPECTATOR
 from ..kinds import View
+from .seats import Seats
 
 F = TypeVar("F", bound=Callable[..., Any])
 
 CSRF_HEADER = "X-CSRF-Token"
 PANEL_INTENTS = ("roll", "draw", "next", "undo")
 """What a phone without a seat may send: the table's own buttons (companion.panel.buttons)."""
-FORWARDED = ("X-Forwarded-For", "Forwarded", "X-Real-IP")
+FORWARDED = (
+    "X-Forwarded-For",
+    "Forwarded",
+    "X-Real-IP",
+    "X-Forwarded-Host",
+    "X-Forwarded-Proto",
+    "Via",
+)
 LOOPBACK_NAMES = ("localhost",)
+OWN_ADDRESSES = ("127.0.0.1", "::1", "::ffff:127.0.0.1")
 
 
 # -- the table itself -------------------------------------------------------------------------
@@ -71,7 +80,9 @@ def is_local() -> bool:
     """Is this request the table's own (a tool on the Pi), trusted as the CLI is?"""
     if not current_app.config["TRUST_LOOPBACK"]:
         return False
-    if not _loopback(request.remote_addr):
+    # The Pi's own tools connect from 127.0.0.1 or ::1; nothing else is the table (the tests play
+    # phones on the Wi-Fi from other loopback addresses, 127.0.0.2 and up).
+    if request.remote_addr not in OWN_ADDRESSES:
         return False
     # Behind a proxy on the Pi every phone would come from loopback: never trust those.
     if any(name in request.headers for name in FORWARDED):
@@ -128,18 +139,41 @@ def sign_in() -> None:
     session.permanent = True
 
 
+def phone_id(create: bool = True) -> str | None:
+    """This phone's id: random, kept in its signed session, made on first use (None if it has
+    none and `create` is False). A seat is held by a phone id (`seats`)."""
+    phone = session.get("phone")
+    if isinstance(phone, str) and len(phone) >= 16:
+        return phone
+    if not create:
+        return None
+    phone = secrets.token_urlsafe(16)
+    session["phone"] = phone
+    session.permanent = True
+    return phone
+
+
+def seats() -> Seats:
+    registry: Seats = current_app.extensions["companion.seats"]
+    return registry
+
+
 def seat_in(game_id: int | None, players: int | None = None) -> int | None:
-    """The phone's seat (0-based) in `game_id`, from its session; None when it watches (or
-    the seat is not one of the game's `players`: a cookie older than a wiped game log)."""
+    """The phone's seat (0-based) in `game_id`, from its session; None when it watches, when
+    another phone holds that seat now (`seats`), or when the seat is not one of the game's
+    `players` (a cookie older than a wiped game log)."""
     seat = session.get("seat")
     if game_id is None or session.get("game") != game_id:
         return None
     if not isinstance(seat, int) or isinstance(seat, bool) or seat < 0:
         return None
-    return None if players is not None and seat >= players else seat
+    if players is not None and seat >= players:
+        return None
+    return seat if seats().holds(phone_id(), game_id, seat) else None
 
 
-def take_seat(game_id: int | None, seat: int | None) -> None:
+def remember_seat(game_id: int | None, seat: int | None) -> None:
+    """Write the seat into the session (the registry is `seats`'s to change)."""
     if seat is None:
         session.pop("game", None)
         session.pop("seat", None)

@@ -66,6 +66,15 @@ SSE = {
     "content": {"text/event-stream": {"schema": {"type": "string"}}},
 }
 OBJECT = {"type": "object"}
+SEAT = {
+    "type": "object",
+    "required": ["game", "seat"],
+    "properties": {
+        "game": {"type": "integer", "minimum": 1},
+        "seat": {"type": "integer", "minimum": 1, "nullable": True},
+    },
+    "additionalProperties": False,
+}
 
 SCHEMAS: dict[str, Any] = {
     "Error": {
@@ -108,7 +117,7 @@ SCHEMAS: dict[str, Any] = {
             "layout": {"type": "string", "enum": ["random", "table"]},
             "kind": {"type": "string", "enum": ["survive", "flotilla"]},
             "roll": {"type": "string", "enum": ["entered", "digital"]},
-            "vp_per_player": {"type": "integer", "minimum": 1},
+            "vp_per_player": {"type": "integer", "minimum": 1, "maximum": 99},
             "request_id": {"type": "string", "minLength": 1, "maxLength": 100},
         },
         "additionalProperties": False,
@@ -210,19 +219,22 @@ PATHS: dict[str, Any] = {
     },
     "/api/session/seat": {
         "post": {
-            "summary": "Take a seat of a game (needs the PIN), or watch (seat null).",
+            "summary": "Take a seat of a game (needs the PIN), or watch (seat null). A seat "
+            "another phone holds is a 409 until it leaves it, the table hands it over or that "
+            "phone has been silent for 5 minutes.",
             "security": [{"csrf": []}],
-            "requestBody": body(
-                {
-                    "type": "object",
-                    "required": ["game", "seat"],
-                    "properties": {
-                        "game": {"type": "integer", "minimum": 1},
-                        "seat": {"type": "integer", "minimum": 1, "nullable": True},
-                    },
-                    "additionalProperties": False,
-                }
-            ),
+            "requestBody": body(SEAT),
+            "responses": {
+                "200": answer("The session.", {"$ref": "#/components/schemas/Session"}),
+                **errors(400, 403, 404, 409, 413, 415, 422, 503),
+            },
+        }
+    },
+    "/api/session/release": {
+        "post": {
+            "summary": "The table itself (the Pi) hands a seat over: the next phone to ask "
+            "takes it.",
+            "requestBody": body(SEAT),
             "responses": {
                 "200": answer("The session.", {"$ref": "#/components/schemas/Session"}),
                 **errors(400, 403, 404, 413, 415, 422, 503),

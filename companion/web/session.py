@@ -5,12 +5,22 @@ phone gave the table PIN, the game and seat (1-based) it holds (both null while 
 the CSRF token to send as ``X-CSRF-Token`` with every POST, and the page's language.
 
 ``POST /api/session/pin {"pin": "123456"}`` — the same answer, now authorised; a wrong PIN is
-a 403 with a sentence. Against guessing, an address may get the PIN wrong 5 times a minute and
-the whole table 30 times: past that a 429 with ``Retry-After``, the right PIN included (a
-6-digit PIN then takes months to guess).
+a 403 with a sentence. Against guessing, an address (an IPv6 /64 counting as one) may get the
+PIN wrong 5 times a minute: past that a 429 with ``Retry-After`` for that address only, the
+right PIN included. No table-wide limit: the right PIN from an address that has not failed is
+never refused, so no device can lock the others out. What that buys: a 6-digit PIN (the
+shortest allowed) has 1,000,000 values; at 5 guesses a minute one address needs 100,000
+minutes (about 69 days) to try half of them, but a laptop that takes 50 addresses on the
+Wi-Fi needs about a day and a half — enough for a game night, not for a table left on for
+weeks with the same PIN (change it: ``[security] pin`` or delete ``security.json``).
 
 ``POST /api/session/seat {"game": 3, "seat": 2}`` — take seat 2 (1-based) of game 3 (needs the
-PIN); ``"seat": null`` — watch (no PIN needed: it only gives up rights).
+PIN); ``"seat": null`` — watch (no PIN needed: it only gives up rights). A seat another phone
+holds is a 409 until that phone leaves it, the table hands it over or that phone has been
+silent for 5 minutes (`seats`); every phone hears of each change (``event: seat``).
+
+``POST /api/session/release {"game": 3, "seat": 2}`` — the table itself (the Pi) hands seat 2
+over: the next phone to ask takes it.
 
 ``POST /api/session/language {"language": "es"}`` — en, es or fr; kept in the ``lang`` cookie
 (readable by the page), which `GET /` also reads.
@@ -21,6 +31,7 @@ Every POST here needs the CSRF token (the table itself excepted, see `access`).
 from __future__ import annotations
 
 import hmac
+import math
 import threading
 import time
 from collections import deque
@@ -28,9 +39,10 @@ from typing import Any
 
 from flask import Blueprint, Response, abort, current_app, jsonify, request, session
 
-from . import access, payload
+from . import access, payload, serving, stream
 from .api import record_of
 from .payload import unprocessable
+from .seats import Change, Held
 
 bp = Blueprint("session", __name__, url_prefix="/api/session")
 
@@ -40,15 +52,17 @@ LANG_MAX_AGE = 365 * 24 * 3600
 
 
 class PinGuard:
-    """Counts wrong PINs per address and in all, over a sliding minute."""
+    """Counts wrong PINs per address (an IPv6 /64 counting as one), over a sliding minute.
 
-    def __init__(self, per_address: int = 5, overall: int = 30, window: float = 60.0) -> None:
+    Only the address that failed is held back: the right PIN from any other address is always
+    let through, so no device can lock the table."""
+
+    def __init__(self, per_address: int = 5, window: float = 60.0, remembered: int = 4096) -> None:
         self.per_address = per_address
-        self.overall = overall
         self.window = window
+        self.remembered = remembered
         self._lock = threading.Lock()
         self._by_address: dict[str, deque[float]] = {}
-        self._all: deque[float] = deque()
 
     def _trim(self, times: deque[float], now: float) -> None:
         while times and now - times[0] >= self.window:
@@ -57,27 +71,26 @@ class PinGuard:
     def wait(self, address: str, now: float) -> float:
         """Seconds before `address` may try again (0: now)."""
         with self._lock:
-            mine = self._by_address.get(address, deque())
+            mine = self._by_address.get(serving.address_key(address))
+            if mine is None:
+                return 0.0
             self._trim(mine, now)
-            self._trim(self._all, now)
-            waits = [0.0]
             if len(mine) >= self.per_address:
-                waits.append(self.window - (now - mine[0]))
-            if len(self._all) >= self.overall:
-                waits.append(self.window - (now - self._all[0]))
-            return max(waits)
+                return self.window - (now - mine[0])
+            return 0.0
 
     def failed(self, address: str, now: float) -> None:
         with self._lock:
-            self._by_address.setdefault(address, deque()).append(now)
-            self._all.append(now)
-            if len(self._by_address) > 1000:  # forget the quiet ones, so memory stays small
-                for key in [k for k, v in self._by_address.items() if not v]:
-                    del self._by_address[key]
+            self._by_address.setdefault(serving.address_key(address), deque()).append(now)
+            if len(self._by_address) > self.remembered:  # forget the quiet ones first
+                for key, times in list(self._by_address.items()):
+                    self._trim(times, now)
+                    if not times:
+                        del self._by_address[key]
 
     def succeeded(self, address: str) -> None:
         with self._lock:
-            self._by_address.pop(address, None)
+            self._by_address.pop(serving.address_key(address), None)
 
 
 def language() -> str:
@@ -151,7 +164,7 @@ def give_pin() -> dict[str, Any] | Response:
 
 @bp.post("/seat")
 @access.guarded(pin=False)
-def choose_seat() -> dict[str, Any]:
+def choose_seat() -> dict[str, Any] | Response:
     data = payload.body()
     payload.only(data, ("game", "seat"), "A seat")
     if "game" not in data or "seat" not in data:
@@ -159,12 +172,58 @@ def choose_seat() -> dict[str, Any]:
     game_id = payload.integer(data["game"], "game", 1)
     record = record_of(game_id)
     seat = data["seat"]
-    if seat is not None:
-        seat = payload.integer(seat, "seat", 1, len(record.players)) - 1
-        if not access.is_local():
-            access.check_pin()
-    access.take_seat(game_id, seat)
+    registry = access.seats()
+    phone = access.phone_id()
+    assert phone is not None
+    if seat is None:
+        _tell(registry.leave(phone, game_id))
+        access.remember_seat(game_id, None)
+        return state()
+    seat = payload.integer(seat, "seat", 1, len(record.players)) - 1
+    if access.is_local():  # the table itself hands the seat over to itself
+        _tell(registry.hand_over(game_id, seat))
+    else:
+        access.check_pin()
+    try:
+        changes = registry.take(phone, game_id, seat)
+    except Held as held:
+        _tell([Change(game_id, seat, "asked")])
+        minutes = max(1, math.ceil(held.seconds / 60))
+        response = jsonify(
+            {
+                "error": f"Seat {seat + 1} is held by another phone: its player may leave it "
+                "(Watch), or the table hand it over; if that phone stays silent, the seat is "
+                f"free to take in {minutes} minute{'s' if minutes > 1 else ''}."
+            }
+        )
+        response.status_code = 409
+        return response
+    _tell(changes)
+    access.remember_seat(game_id, seat)
     return state()
+
+
+@bp.post("/release")
+@access.guarded(pin=False)
+def release_seat() -> dict[str, Any]:
+    """The table hands a seat over: the Pi itself frees it, and the next phone to ask takes it
+    (a player whose phone died, while the old phone is still on)."""
+    access.local_only("Handing a seat over")
+    data = payload.body()
+    payload.only(data, ("game", "seat"), "A seat to hand over")
+    game_id = payload.integer(data.get("game"), "game", 1)
+    record = record_of(game_id)
+    seat = payload.integer(data.get("seat"), "seat", 1, len(record.players)) - 1
+    _tell(access.seats().hand_over(game_id, seat))
+    return state()
+
+
+def _tell(changes: list[Change]) -> None:
+    """Tell every phone (a ``seat`` event on every stream); the phone that lost a seat has its
+    streams ended, so that it sees no more of that seat's view."""
+    registry = stream.streams()
+    for change in changes:
+        registry.tell(stream.Notice("seat", change.told()), ending=change.previous)
 
 
 @bp.post("/language")

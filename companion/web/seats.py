@@ -1,0 +1,127 @@
+"""Who holds each seat: one phone per seat, taken from it only in ways the table can see.
+
+A phone is known by the random ``phone`` id in its signed session cookie. A seat held by one
+phone goes to another only when
+
+- its holder leaves it (``POST /api/session/seat`` with ``"seat": null``, or takes another),
+- the table hands it over (the Pi itself: ``POST /api/session/release``), or
+- its holder has been silent for `SILENT_SECONDS` (no request and no open event stream) —
+  how a player whose phone died, or whose cookies were cleared, gets the seat back.
+
+Every change, and every refused attempt, is told to every phone (a ``seat`` event on each
+stream); the phone that lost the seat has its streams ended, so that it sees no more of that
+seat's view. The holders are kept in memory: after a restart the first phone back with a seat's
+cookie holds it again (phones reconnect within seconds).
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+SILENT_SECONDS = 5 * 60.0
+"""How long a holder must have been silent before another phone may take its seat: longer than
+a phone locked between two turns, short enough for a player with a new phone to wait."""
+
+
+@dataclass
+class Holder:
+    phone: str
+    seen: float
+    streams: int = 0
+
+
+@dataclass(frozen=True)
+class Change:
+    """What happened to a seat (told to every phone); `previous` is the phone that lost it."""
+
+    game: int
+    seat: int
+    what: str  # taken, left, handed_over, asked
+    why: str = ""
+    previous: str | None = None
+
+    def told(self) -> dict[str, object]:
+        return {"game": self.game, "seat": self.seat + 1, "what": self.what, "why": self.why}
+
+
+class Held(Exception):
+    """The seat is another phone's; `seconds` until its silence would free it."""
+
+    def __init__(self, seconds: float) -> None:
+        super().__init__(seconds)
+        self.seconds = seconds
+
+
+class Seats:
+    def __init__(
+        self, clock: Callable[[], float] = time.monotonic, silent: float = SILENT_SECONDS
+    ) -> None:
+        self.clock = clock
+        self.silent = silent
+        self._lock = threading.Lock()
+        self._held: dict[tuple[int, int], Holder] = {}
+
+    def holds(self, phone: str | None, game: int, seat: int) -> bool:
+        """Does `phone` hold `seat` of `game`? A seat nobody holds goes to the first phone that
+        says (by its signed cookie) that it held it — after a restart, its own phone."""
+        if phone is None:
+            return False
+        with self._lock:
+            holder = self._held.get((game, seat))
+            if holder is None:
+                self._held[(game, seat)] = Holder(phone, self.clock())
+                return True
+            if holder.phone != phone:
+                return False
+            holder.seen = self.clock()
+            return True
+
+    def take(self, phone: str, game: int, seat: int) -> list[Change]:
+        """Give `seat` to `phone` (leaving its other seat of `game`); Held if another holds it
+        and has not been silent long enough. The changes, to tell every phone."""
+        now = self.clock()
+        with self._lock:
+            holder = self._held.get((game, seat))
+            if holder is not None and holder.phone == phone:
+                holder.seen = now
+                return []
+            why = "free"
+            if holder is not None:
+                quiet = now - holder.seen
+                if holder.streams > 0 or quiet < self.silent:
+                    left = self.silent if holder.streams > 0 else self.silent - quiet
+                    raise Held(left)
+                why = "silent"
+            changes = self._leave(phone, game)
+            self._held[(game, seat)] = Holder(phone, now)
+            previous = holder.phone if holder is not None else None
+            changes.append(Change(game, seat, "taken", why, previous))
+            return changes
+
+    def leave(self, phone: str | None, game: int) -> list[Change]:
+        with self._lock:
+            return self._leave(phone, game)
+
+    def _leave(self, phone: str | None, game: int) -> list[Change]:
+        mine = [key for key, h in self._held.items() if key[0] == game and h.phone == phone]
+        for key in mine:
+            del self._held[key]
+        return [Change(game, seat, "left") for _, seat in mine]
+
+    def hand_over(self, game: int, seat: int) -> list[Change]:
+        """The table frees `seat`: the next phone to ask takes it."""
+        with self._lock:
+            holder = self._held.pop((game, seat), None)
+        previous = holder.phone if holder is not None else None
+        return [Change(game, seat, "handed_over", "table", previous)]
+
+    def streaming(self, phone: str, game: int, seat: int, delta: int) -> None:
+        """A stream of the holder opens (+1) or closes (-1): an open stream is not silence."""
+        with self._lock:
+            holder = self._held.get((game, seat))
+            if holder is not None and holder.phone == phone:
+                holder.streams = max(0, holder.streams + delta)
+                holder.seen = self.clock()
