@@ -91,6 +91,11 @@ def new_survive(record: GameRecord) -> Game:
 # -- flotilla -------------------------------------------------------------------------------
 
 
+MAX_VP_PER_PLAYER = 99
+"""More VP per player than any table plays with (the box's supply is a handful): a bound, so a
+phone cannot make a supply of billions."""
+
+
 def flotilla_setup(
     args: dict[str, Any], players: int, seed: int
 ) -> tuple[dict[str, Any], str, dict[str, Any]]:
@@ -105,7 +110,13 @@ def flotilla_setup(
         raise MalformedValue(
             f"a Flotilla game takes players, roll, vp_per_player and seed, not {', '.join(unknown)}"
         )
-    rules = {"vp_per_player": args.get("vp_per_player")}
+    vp = args.get("vp_per_player")
+    if isinstance(vp, int) and not isinstance(vp, bool) and vp > MAX_VP_PER_PLAYER:
+        raise MalformedValue(
+            f"vp_per_player must be at most {MAX_VP_PER_PLAYER} (the VP supply per player), "
+            f"not {vp}"
+        )
+    rules = {"vp_per_player": vp}
     FlotillaGame.new(players, seed, roll, rules["vp_per_player"])  # refuses what the rules do
     return rules, roll, {"roll": roll}
 

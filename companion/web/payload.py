@@ -45,7 +45,17 @@ def only(data: dict[str, Any], allowed: tuple[str, ...], where: str) -> None:
         unprocessable(f"{where} has no field {unknown[0]!r}; its fields are: {', '.join(allowed)}.")
 
 
+BIDI_CONTROLS = dict.fromkeys(
+    [0x061C, 0x200E, 0x200F, *range(0x202A, 0x202F), *range(0x2066, 0x206A)]
+)
+"""The characters that reorder text around them: in a name they make one player's name show as
+another's (``"Ana\u202e..."``). Taken out of every text a client sends."""
+
+
 def text(value: Any, key: str, longest: int) -> str:
+    """A string of 1 to `longest` characters once the bidirectional controls are taken out."""
+    if isinstance(value, str):
+        value = value.translate(BIDI_CONTROLS)
     if not isinstance(value, str) or not value or len(value) > longest:
         unprocessable(f"{key} must be a string of 1 to {longest} characters, not {kind(value)}.")
     return value

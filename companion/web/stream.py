@@ -41,7 +41,8 @@ import json
 import queue
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from typing import Any
 
 from flask import Blueprint, Response, abort, current_app, request
@@ -49,7 +50,7 @@ from flask import Blueprint, Response, abort, current_app, request
 from ..commands import REFEREE, SPECTATOR, Event
 from ..kinds import View
 from ..table import Refused, Subscriber, Table
-from . import access
+from . import access, serving
 from .api import record_of, the_table
 
 bp = Blueprint("stream", __name__, url_prefix="/api")
@@ -62,42 +63,132 @@ BACKLOG = 1000
 HEADERS = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
 
 _END = object()
-"""Put on a stream's queue to end it (the server is stopping)."""
+"""Put on a stream's queue to end it (the server is stopping, its phone lost its seat)."""
+_MADE_ROOM = object()
+"""Put on a stream's queue when it is ended to make room for one of higher rank (or a newer
+stream of the same phone): it says ``busy`` and ends."""
+BUSY = {"error": "The table is serving as many streams as it can; trying again shortly."}
+
+
+TABLE, SEATED, WATCHER, ANONYMOUS = 3, 2, 1, 0
+"""Who a stream is for, in the order streams are given out: the table itself (loopback), a
+phone in its seat, a phone with a session that watches, a client with no cookie."""
+PER_ADDRESS = 4
+"""Streams one address (an IPv6 /64) may hold without a seat: a phone needs one."""
+PER_PHONE = 2
+"""Streams one phone (session) may hold; a newer one of the same game and view takes over the
+older (a reload, a reconnection while the old connection is not yet known to be dead)."""
+CHECK = 1.0
+"""Seconds between two looks at whether a stream's phone hung up."""
+
+
+@dataclass(eq=False)
+class Slot:
+    """One open stream: its queue, and whom it serves."""
+
+    inbox: queue.Queue[Any]
+    address: str
+    phone: str | None
+    rank: int
+    seat: tuple[int, int] | None = None
+    """(game, seat) when the stream shows a seat's view."""
+    shows: tuple[Any, ...] = ()
+    """What it follows: a newer stream of the same phone showing the same takes it over."""
+
+
+@dataclass(frozen=True)
+class Notice:
+    """Something for every stream that is not a table event (a seat changed hands)."""
+
+    kind: str
+    data: dict[str, Any]
 
 
 class Streams:
-    """The open streams: how many, at most how many, and a way to end them all."""
+    """The open streams, at most `limit`: per address and per phone capped, and a seated phone
+    served before a watcher, a watcher before a client without a cookie (one of lower rank is
+    ended to make room). A way to tell them all, and to end them all."""
 
-    def __init__(self, limit: int) -> None:
+    def __init__(
+        self, limit: int, per_address: int = PER_ADDRESS, per_phone: int = PER_PHONE
+    ) -> None:
         self.limit = limit
+        self.per_address = per_address
+        self.per_phone = per_phone
         self._lock = threading.Lock()
-        self._open: set[queue.Queue[Any]] = set()
+        self._open: list[Slot] = []  # in the order they opened: the oldest first
 
-    def open(self) -> queue.Queue[Any] | None:
-        """A queue for a new stream, or None when `limit` streams are open."""
+    def open(
+        self,
+        address: str = "",
+        phone: str | None = None,
+        rank: int = TABLE,
+        seat: tuple[int, int] | None = None,
+        shows: tuple[Any, ...] = (),
+    ) -> Slot | None:
+        """A slot for a new stream, or None when there is no room for one of its `rank`."""
         with self._lock:
-            if len(self._open) >= self.limit:
+            live = list(self._open)
+            ended: list[Slot] = []
+
+            def make_room(among: list[Slot]) -> bool:
+                lower = [s for s in among if s.rank < rank]
+                if not lower:
+                    return False
+                ended.append(lower[0])
+                live.remove(lower[0])
+                return True
+
+            if phone is not None:  # its own older streams first: a reload takes over
+                for old in [s for s in live if s.phone == phone and s.shows == shows]:
+                    ended.append(old)
+                    live.remove(old)
+                mine = [s for s in live if s.phone == phone]
+                while len(mine) >= self.per_phone:
+                    ended.append(mine[0])
+                    live.remove(mine.pop(0))
+            if rank < SEATED:
+                same = [s for s in live if s.address == address and s.rank < SEATED]
+                if len(same) >= self.per_address and not make_room(same):
+                    return None
+            if len(live) >= self.limit and not make_room(live):
                 return None
-            inbox: queue.Queue[Any] = queue.Queue(maxsize=BACKLOG + 1)
-            self._open.add(inbox)
-            return inbox
+            slot = Slot(queue.Queue(maxsize=BACKLOG + 1), address, phone, rank, seat, shows)
+            self._open = [*live, slot]
+        for gone in ended:
+            _put(gone.inbox, _MADE_ROOM)
+        return slot
 
-    def close(self, inbox: queue.Queue[Any]) -> None:
+    def close(self, slot: Slot) -> None:
         with self._lock:
-            self._open.discard(inbox)
+            if slot in self._open:
+                self._open.remove(slot)
 
     def count(self) -> int:
         with self._lock:
             return len(self._open)
 
+    def tell(self, notice: Notice, ending: str | None = None) -> None:
+        """Put `notice` on every stream; end the streams of phone `ending` after it."""
+        with self._lock:
+            slots = list(self._open)
+        for slot in slots:
+            _put(slot.inbox, notice)
+            if ending is not None and slot.phone == ending:
+                _put(slot.inbox, _END)
+
     def end_all(self) -> None:
         """Ask every open stream to end now (the daemon stops): each frees its thread at once
         instead of at its next ping."""
         with self._lock:
-            inboxes = list(self._open)
-        for inbox in inboxes:
-            with contextlib.suppress(queue.Full):  # a full inbox already ends its stream
-                inbox.put_nowait(_END)
+            slots = list(self._open)
+        for slot in slots:
+            _put(slot.inbox, _END)
+
+
+def _put(inbox: queue.Queue[Any], item: Any) -> None:
+    with contextlib.suppress(queue.Full):  # a full inbox already ends its stream
+        inbox.put_nowait(item)
 
 
 def streams() -> Streams:
@@ -141,15 +232,23 @@ def current_stream() -> Response:
 def _open(game_id: int | None, view: View, following: bool) -> Response:
     """Subscribe, take the snapshot, and answer with the stream that follows from there."""
     registry = streams()
-    inbox = registry.open()
-    if inbox is None:
-        busy = sse(
-            "busy",
-            {"error": "The table is serving as many streams as it can; trying again shortly."},
-            retry=BUSY_RETRY_MS,
-        )
+    phone = access.phone_id(create=False)
+    seat = (game_id, view) if game_id is not None and isinstance(view, int) else None
+    if access.is_local():
+        rank = TABLE
+    elif seat is not None and access.seat_in(game_id) == view:
+        rank = SEATED
+    else:
+        rank = WATCHER if phone is not None else ANONYMOUS
+    address = serving.address_key(request.remote_addr or "")
+    shows = (game_id, view, following)
+    slot = registry.open(address, phone, rank, seat if rank == SEATED else None, shows)
+    if slot is None:
+        busy = sse("busy", BUSY, retry=BUSY_RETRY_MS)
         return Response([busy], mimetype="text/event-stream", headers=HEADERS)
+    inbox = slot.inbox
     table = the_table()
+    held = access.seats() if slot.seat is not None and phone is not None else None
     lagging = threading.Event()
 
     def deliver(event: Event) -> None:
@@ -167,10 +266,14 @@ def _open(game_id: int | None, view: View, following: bool) -> Response:
         # stops) — even if the body was never iterated, where a generator's `finally` would not.
         if not closed.acquire(blocking=False):
             return
-        registry.close(inbox)
+        registry.close(slot)
+        if held is not None and slot.seat is not None and phone is not None:
+            held.streaming(phone, *slot.seat, -1)
         with contextlib.suppress(Refused, TimeoutError):  # the Table is stopping: they go too
             table.unsubscribe(subscriber)
 
+    if held is not None and slot.seat is not None and phone is not None:
+        held.streaming(phone, *slot.seat, +1)
     try:
         table.subscribe(subscriber)
         snapshot = _snapshot(table, game_id, view)
@@ -181,10 +284,37 @@ def _open(game_id: int | None, view: View, following: bool) -> Response:
     ends = config["STREAM_SECONDS"]
     if ends is not None:  # a stream that ends by itself (tests, fuzzing); the phone reconnects
         ends = time.monotonic() + float(ends)
-    body = _events(inbox, lagging, snapshot, view, float(config["SSE_PING"]), ends)
+    # waitress tells when the phone hung up (serving sets channel_request_lookahead for it).
+    gone = request.environ.get("waitress.client_disconnected")
+    timing = Timing(float(config["SSE_PING"]), ends, gone)
+    body = _events(inbox, lagging, snapshot, view, timing)
     response = Response(body, mimetype="text/event-stream", headers=HEADERS)
     response.call_on_close(close)
     return response
+
+
+@dataclass(frozen=True)
+class Timing:
+    """When a stream pings, when it ends by itself, and how it learns its phone hung up."""
+
+    ping: float
+    ends: float | None
+    gone: Callable[[], bool] | None
+
+    def wait(self, next_ping: float) -> float:
+        """Seconds to wait for an event now (0 or less: the stream's time is up)."""
+        now = time.monotonic()
+        if self.ends is not None and now >= self.ends:
+            return 0.0
+        until = next_ping if self.ends is None else min(next_ping, self.ends)
+        if self.gone is not None:
+            until = min(until, now + CHECK)
+        return max(until - now, 0.001)
+
+    def over(self) -> bool:
+        if self.ends is not None and time.monotonic() >= self.ends:
+            return True
+        return self.gone is not None and bool(self.gone())
 
 
 def _snapshot(table: Table, game_id: int | None, view: View) -> dict[str, Any]:
@@ -201,25 +331,31 @@ def _events(
     lagging: threading.Event,
     snapshot: dict[str, Any],
     view: View,
-    ping: float,
-    ends: float | None,
+    timing: Timing,
 ) -> Iterator[bytes]:
     """The body: the snapshot, then the events after it, pings in between. (It runs outside the
     request: everything it needs is handed in.)"""
     game, seq = snapshot.get("game"), int(snapshot.get("seq", 0))
     yield sse("snapshot", snapshot, seq - 1, retry=RETRY_MS)
+    next_ping = time.monotonic() + timing.ping
     while True:
-        wait = ping if ends is None else min(ping, ends - time.monotonic())
-        if wait <= 0:
-            return
+        if timing.over():
+            return  # its time is up, or its phone hung up: the slot is freed now
         try:
-            event = inbox.get(timeout=wait)
+            event = inbox.get(timeout=timing.wait(next_ping))
         except queue.Empty:
-            if ends is None or time.monotonic() < ends:
+            if time.monotonic() >= next_ping and not timing.over():
                 yield b": ping\n\n"
+                next_ping = time.monotonic() + timing.ping
             continue
+        if event is _MADE_ROOM:
+            yield sse("busy", BUSY, retry=BUSY_RETRY_MS)
+            return
         if event is _END or lagging.is_set():
             return
+        if isinstance(event, Notice):
+            yield sse(event.kind, event.data)
+            continue
         if event.kind == "status":
             yield sse("status", event.data)
             continue
