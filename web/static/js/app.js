@@ -53,7 +53,7 @@ function statusWord(value) {
 function renderBar() {
   const bar = document.getElementById("bar");
   const following = app.screen === "play";
-  const conn = following ? (app.connected ? "connected" : "disconnected") : "idle";
+  const conn = !following ? "idle" : app.connected === "busy" ? "busy" : app.connected ? "connected" : "disconnected";
   const part = (name) => {
     const value = app.status[name] ?? "none";
     return h("span", { class: `status ${statusWord(value)}`, dataset: { status: name }, title: String(value) },
@@ -352,6 +352,12 @@ function go(screen, game = null) {
         },
         onStatus: (status) => { app.status = status; renderBar(); },
         onConnection: (up) => { app.connected = up; renderBar(); },
+        // Someone asked for, took or left a seat: this phone's own seat may have gone.
+        onSeat: async (change) => {
+          if (change.game !== app.game) return;
+          await loadSession().catch(() => {});
+          render();
+        },
       });
     }
     history.replaceState(null, "", `#play/${game}`);

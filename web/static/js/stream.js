@@ -12,20 +12,24 @@ export const HAPPENINGS = [
   "unprotected", "game_over", "result", "value_told", "immediate_point", "spun",
 ];
 
-export function follow(game, { onSnapshot, onEvent, onStatus, onConnection }) {
+// onConnection gets true (live), false (offline) or "busy" (the table answered, but serves as
+// many streams as it can: the phone is not offline, and it will try again).
+export function follow(game, { onSnapshot, onEvent, onStatus, onConnection, onSeat }) {
   let source = null;
   let stopped = false;
   let wait = 1000;
+  let busy = false;
 
   function open() {
     if (stopped) return;
     source = new EventSource(`/api/games/${game}/stream`);
     source.onopen = () => {
       wait = 1000;
+      busy = false;
       onConnection(true);
     };
     source.onerror = () => {
-      onConnection(false);
+      onConnection(busy ? "busy" : false);
       // The browser retries by itself unless the answer was an error; then we do, slower.
       if (source.readyState === EventSource.CLOSED) {
         setTimeout(open, wait);
@@ -37,7 +41,12 @@ export function follow(game, { onSnapshot, onEvent, onStatus, onConnection }) {
     }
     source.addEventListener("status", (e) => onStatus(JSON.parse(e.data)));
     // The table serves as many streams as it can: this one ends, the browser retries later.
-    source.addEventListener("busy", () => onConnection(false));
+    source.addEventListener("busy", () => {
+      busy = true;
+      onConnection("busy");
+    });
+    // A seat changed hands (taken, left, handed over, asked for): the page rereads its session.
+    source.addEventListener("seat", (e) => onSeat?.(JSON.parse(e.data)));
     for (const kind of HAPPENINGS) {
       source.addEventListener(kind, (e) => onEvent(kind, JSON.parse(e.data)));
     }
