@@ -458,7 +458,14 @@ def web() -> dict[str, float]:
     return bench_web.web()
 
 
-RUNNERS["web"] = web
+def web_phones() -> dict[str, float]:
+    """The `web` section's phones: 30 that joined with the PIN, on streams of their own."""
+    from . import bench_web
+
+    return bench_web.phones_on_streams()
+
+
+RUNNERS["web"] = _chain(web, web_phones)
 
 
 def run(sections: list[str]) -> dict[str, Any]:

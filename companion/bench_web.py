@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import contextlib
 import http.client
+import json
 import multiprocessing
 import socket
 import tempfile
@@ -36,11 +37,14 @@ PI_4 = "c03111"
 
 
 class Reader:
-    """One phone's event stream, read on a thread of its own: when each event id arrived."""
+    """One phone's event stream, read on a thread of its own: when each event id arrived. A
+    phone with a session sends its cookie from an address of its own (127.0.0.2 and up)."""
 
-    def __init__(self, port: int, path: str) -> None:
-        self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
-        self.conn.request("GET", path)
+    def __init__(self, port: int, path: str, cookie: str = "", source: str = "") -> None:
+        self.conn = http.client.HTTPConnection(
+            "127.0.0.1", port, timeout=30, source_address=(source, 0) if source else None
+        )
+        self.conn.request("GET", path, headers={"Cookie": cookie} if cookie else {})
         self.sock = self.conn.sock
         self.response = self.conn.getresponse()
         if self.response.status != 200:
@@ -70,10 +74,14 @@ class Reader:
         self.thread.join(5)
 
 
-def phones(port: int, paths: list[str], conn: Connection) -> None:
+Phone = tuple[str, str, str]
+"""A phone's stream: its path, its cookie, its address ("" for none: the table's own)."""
+
+
+def phones(port: int, streams: list[Phone], conn: Connection) -> None:
     """The phones' process: read every stream; for each event id asked for, answer when the
     last phone had it whole (None if one had not within 5 s); None asked ends it."""
-    readers = [Reader(port, path) for path in paths]
+    readers = [Reader(port, *stream) for stream in streams]
     conn.send("ready")
     try:
         while (wanted := conn.recv()) is not None:
@@ -101,11 +109,16 @@ def _p(samples: list[float], q: float) -> float:
     return round(1000 * ordered[min(len(ordered) - 1, int(q * len(ordered)))], 3)
 
 
-def web(presses: int = 200, clients: int = 8, warmup: int = 10) -> dict[str, float]:
+def web(
+    presses: int = 200, clients: int = 8, warmup: int = 10, seated: bool = False
+) -> dict[str, float]:
     """``web.button_to_sse_p50_ms``/``_p99_ms``: `presses` presses, each from the button's
     release edge on its mock pin until every one of `clients` event streams has read the last
-    event the press caused; `warmup` presses before are not counted."""
-    import waitress
+    event the press caused; `warmup` presses before are not counted.
+
+    `seated`: the streams are phones', as on a real table: each gives the PIN from an address
+    of its own and follows the game through its session cookie — six in the seats of a
+    six-player game, the others watching (a seat is held by one phone)."""
     from gpiozero import Device
     from gpiozero.pins.mock import MockFactory, MockPWMPin
 
@@ -113,6 +126,7 @@ def web(presses: int = 200, clients: int = 8, warmup: int = 10) -> dict[str, flo
     from .panel.gestures import WINDOW
     from .panel.gpio import GpioPanel
     from .web import create_app, end_streams
+    from .web.serving import make_server
 
     pins = pinout.load(pinout.default_path())
     threads = clients + 8
@@ -125,8 +139,9 @@ def web(presses: int = 200, clients: int = 8, warmup: int = 10) -> dict[str, flo
         tbl = Table(store)
         tbl.start()
         panel = GpioPanel(tbl, pins)
-        app = create_app(tbl, config.parse({"web": {"threads": threads}}))
-        server = waitress.create_server(app, host="127.0.0.1", port=0, threads=threads)
+        settings = {"web": {"threads": threads}, "security": {"pin": PIN, "secret": PIN * 6}}
+        app = create_app(tbl, config.parse(settings))
+        server = make_server(app, "127.0.0.1", 0, threads)
         serving = threading.Thread(target=server.run, name="bench-waitress", daemon=True)
         context = multiprocessing.get_context("spawn")  # no fork of a process with threads
         ours, theirs = context.Pipe()
@@ -134,11 +149,14 @@ def web(presses: int = 200, clients: int = 8, warmup: int = 10) -> dict[str, flo
         try:
             panel.start()
             serving.start()
-            game = _to_movement(tbl)
+            game = _to_movement(tbl, SEATS if seated else 4)
             port = int(server.effective_port)
-            views = [f"view={seat}" for seat in range(1, 5)] + ["view=spectator"] * (clients - 4)
-            paths = [f"/api/stream?{view}" for view in views[:clients]]
-            spawned = context.Process(target=phones, args=(port, paths, theirs), daemon=True)
+            if seated:
+                streams = [_join(port, game, n, n + 1 if n < SEATS else None) for n in range(clients)]
+            else:
+                views = [f"view={seat}" for seat in range(1, 5)] + ["view=spectator"] * clients
+                streams = [(f"/api/stream?{view}", "", "") for view in views[:clients]]
+            spawned = context.Process(target=phones, args=(port, streams, theirs), daemon=True)
             spawned.start()
             process = spawned
             if not ours.poll(30) or ours.recv() != "ready":
@@ -190,6 +208,46 @@ def web(presses: int = 200, clients: int = 8, warmup: int = 10) -> dict[str, flo
     }
 
 
+PIN = "135792"
+SEATS = 6
+
+
+def _join(port: int, game: int, n: int, seat: int | None) -> Phone:
+    """Phone `n` gives the PIN from 127.0.0.(n+2) and takes `seat` (None: watches); its stream."""
+    source = f"127.0.0.{n + 2}"
+    cookie = token = ""
+    for method, path, body in (
+        ("GET", "/api/session", None),
+        ("POST", "/api/session/pin", {"pin": PIN}),
+        ("POST", "/api/session/seat", {"game": game, "seat": seat}),
+    ):
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10, source_address=(source, 0))
+        headers = {"Cookie": cookie, "Content-Type": "application/json"}
+        if method == "POST":
+            headers["X-CSRF-Token"] = token
+        conn.request(method, path, json.dumps(body) if body else None, headers)
+        answer = conn.getresponse()
+        data = json.loads(answer.read())
+        conn.close()
+        if answer.status != 200:
+            raise RuntimeError(f"bench web: phone {n}: {path} answered {answer.status}: {data}")
+        token = data["csrf"]
+        set_cookie = answer.headers.get("Set-Cookie")
+        if set_cookie:
+            cookie = set_cookie.split(";", 1)[0]
+    return (f"/api/games/{game}/stream", cookie, source)
+
+
+def phones_on_streams(presses: int = 1000, clients: int = 30) -> dict[str, float]:
+    """``web.press_to_sse_p99_ms_30_phones``: as `web`, with `clients` phones that joined the
+    table with the PIN (6 seated, the rest watching), each on its own stream and address."""
+    figures = web(presses=presses, clients=clients, warmup=20, seated=True)
+    return {
+        "web.press_to_sse_p50_ms_30_phones": figures["web.button_to_sse_p50_ms"],
+        "web.press_to_sse_p99_ms_30_phones": figures["web.button_to_sse_p99_ms"],
+    }
+
+
 def _close_all(server: Any) -> None:
     """Close the server's sockets from its own loop thread, which then ends."""
     from waitress import wasyncore
@@ -197,14 +255,14 @@ def _close_all(server: Any) -> None:
     wasyncore.close_all(server._map)
 
 
-def _to_movement(tbl: Table) -> int:
-    """A 4-player digital game, played to seat 1's first movement point."""
-    args = {"players": [{}] * 4, "seed": 1, "mode": "digital", "layout": "random"}
+def _to_movement(tbl: Table, players: int = 4) -> int:
+    """A digital game of `players`, played to seat 1's first movement point."""
+    args = {"players": [{}] * players, "seed": 1, "mode": "digital", "layout": "random"}
     reply = tbl.call(Command("cli", intent="new_game", args=args))
     game_id = reply.game
     if game_id is None:
         raise RuntimeError(f"bench web: the game did not start: {reply.message}")
-    game = Game.new(Rules(), 4, 1, "digital")
+    game = Game.new(Rules(), players, 1, "digital")
     for row in tbl.log(game_id, REFEREE):
         game.apply(row["action"])
     while game.phase != "move":
