@@ -152,7 +152,9 @@ def web(
             game = _to_movement(tbl, SEATS if seated else 4)
             port = int(server.effective_port)
             if seated:
-                streams = [_join(port, game, n, n + 1 if n < SEATS else None) for n in range(clients)]
+                streams = [
+                    _join(port, game, n, n + 1 if n < SEATS else None) for n in range(clients)
+                ]
             else:
                 views = [f"view={seat}" for seat in range(1, 5)] + ["view=spectator"] * clients
                 streams = [(f"/api/stream?{view}", "", "") for view in views[:clients]]

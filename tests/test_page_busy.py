@@ -13,7 +13,9 @@ pytest_plugins = ["tests.page_fixtures"]
 pytestmark = pytest.mark.page
 
 
-def test_a_full_table_shows_busy_not_offline_and_then_goes_live(browser: Browser, live: Live) -> None:
+def test_a_full_table_shows_busy_not_offline_and_then_goes_live(
+    browser: Browser, live: Live
+) -> None:
     game = live.new_game()
     streams = live.app.extensions["companion.streams"]
     room = streams.limit
