@@ -21,7 +21,9 @@ from flask import Flask
 from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
 
+from companion.commands import Command
 from companion.engine import notation
+from companion.engine.data import TURN_TILES
 from companion.table import Table
 from companion.web import create_app
 from companion.web.errors import BUG
@@ -169,6 +171,59 @@ def test_intents_next_roll_undo_and_correct(
     assert log[seq] == (f"roll {face}", "corrected")
     assert log[fixed.json["seq"]] == (f"roll {other}", "ok")  # type: ignore[index]
     assert (notation(move), "undone") in log.values()
+
+
+def test_a_phone_reads_only_the_actions_in_force(
+    seats: dict[int, FlaskClient], local: FlaskClient, table: Table, game: int
+) -> None:
+    """An undone move was never played: the table itself reads its row (status ``undone``),
+    a phone's log leaves it out."""
+    ana = seats[1]
+    move = first(mirror(table, game), "move")
+    moved = command(ana, game, action=notation(move))
+    assert moved.status_code == 200 and command(ana, game, intent="undo").status_code == 200
+    undone = moved.json["seq"]  # type: ignore[index]
+    everything = local.get(f"/api/games/{game}/actions").json["actions"]  # type: ignore[index]
+    assert [r["status"] for r in everything if r["seq"] == undone] == ["undone"]
+    for phone_log in (
+        ana.get(f"/api/games/{game}/actions"),
+        seats[2].get(f"/api/games/{game}/actions"),
+    ):
+        rows = phone_log.json["actions"]  # type: ignore[index]
+        assert undone not in [r["seq"] for r in rows]
+        assert {r["status"] for r in rows} == {"ok"}
+        assert len(rows) == len(everything) - 1
+
+
+def test_a_watching_phone_that_draws_a_tile_is_not_told_a_kept_back(
+    client: FlaskClient, local: FlaskClient, table: Table
+) -> None:
+    """Spec §9: a phone without a seat may press draw for the table, but its reply never
+    carries the back of a red tile the remover keeps (only the remover and the referee know
+    it); the table itself reads it in the log."""
+    response = client.post(
+        "/api/games", json={"players": PLAYERS, "seed": 2, "mode": "physical", "layout": "random"}
+    )
+    game = response.json["game"]  # type: ignore[index]
+    play_setup(table, game)
+    rng = random.Random(2)
+    kept = 0
+    while kept < 2:
+        engine = mirror(table, game)
+        assert not engine.over, "no red tile was kept: choose another seed"
+        if engine.phase != "back":
+            action = rng.choice(engine.legal_actions()) if not engine.is_chance() else engine.draw()
+            assert table.call(Command("cli", engine.actor, "", game, action=list(action))).accepted
+            continue
+        drawn = command(client, game, intent="draw")
+        assert drawn.status_code == 200, drawn.json
+        row = local.get(f"/api/games/{game}/actions").json["actions"][-1]  # type: ignore[index]
+        back = row["action"][1]
+        if back not in TURN_TILES:
+            continue
+        kept += 1
+        assert back not in json.dumps(drawn.json), drawn.json
+        assert row["notation"] == f"back {back}"  # the table itself reads it
 
 
 def test_each_view_sees_what_it_may(
