@@ -188,6 +188,8 @@ def play(ports: Ports, seed: int, actions: list[Action]) -> dict[str, Seen]:
         streams["referee"] = Stream(ports.table, path).start()
         stack.callback(streams["referee"].close)
         wait_for(lambda: all(s.events for s in streams.values()), what="every snapshot")
+        referee = Phone(ports.table)  # the table itself: it reads everything
+        stack.callback(referee.close)
         engine = Game.new(Rules(), PLAYERS, seed, "digital")
         for action in actions:
             if not self_drawn(engine, "digital", "random"):
@@ -203,10 +205,11 @@ def play(ports: Ports, seed: int, actions: list[Action]) -> dict[str, Seen]:
                 )
                 assert status == 200, raw
                 seen[str(seat + 1)].replies.append(raw)
+                if len(seen[str(seat + 1)].replies) % 25 == 0:
+                    # People play slower than this loop: let the phones keep up, as they do.
+                    caught_up(referee, game, streams)
             engine.apply(action)
-        referee = Phone(ports.table)  # the table itself: it reads everything
-        last = referee.get(f"/api/games/{game}?view=referee")[1]["seq"] - 1
-        wait_for(lambda: all(last in s.arrived for s in streams.values()), 30, "every stream")
+        caught_up(referee, game, streams)
         for view, reader in [*phones.items(), ("referee", referee)]:
             for path in ("", "/actions", "/export", "/bgstats"):
                 status, _, raw = reader.request("GET", f"/api/games/{game}{path}")
@@ -214,18 +217,25 @@ def play(ports: Ports, seed: int, actions: list[Action]) -> dict[str, Seen]:
             assert PLACES.search(seen[view].reads["game"]) is None  # the placing is over
             seen[view].reads["games"] = timeless(reader.request("GET", "/api/games")[2])
             seen[view].stream = clean(streams[view].body())
-        referee.close()
     return seen
 
 
+def caught_up(referee: Phone, game: int, streams: dict[str, Stream]) -> None:
+    """Wait until every stream has read the game's last event."""
+    last = referee.get(f"/api/games/{game}?view=referee")[1]["seq"] - 1
+    wait_for(lambda: all(last in s.arrived for s in streams.values()), 30, "every stream")
+
+
 def played(folder: Path, games: int) -> list[tuple[dict[str, Seen], ...]]:
-    """`games` twin pairs (seeds 1, 2, ...), each twin at a Table of its own."""
+    """`games` twin pairs (seeds 1, 2, ...), each game at a Table of its own."""
     logs = [twins(seed) for seed in range(1, games + 1)]
     out: list[list[dict[str, Seen]]] = [[], []]
     for twin in (0, 1):
-        (folder / f"twin-{twin}").mkdir()
-        with served_table(folder / f"twin-{twin}") as ports:
-            for seed, pair in enumerate(logs, 1):
+        for seed, pair in enumerate(logs, 1):
+            # A Table and server for each: a phone that hangs up holds its thread until the
+            # server next writes to it, and an old game's streams are told nothing more.
+            (folder / f"{seed}-{twin}").mkdir()
+            with served_table(folder / f"{seed}-{twin}") as ports:
                 out[twin].append(play(ports, seed, pair[twin]))
     return list(zip(*out, strict=True))
 
