@@ -152,9 +152,12 @@ class Daemon:
             self._demo_game(self.demo_seed)
         self._start_panel()
         self._start_camera()
-        app = web_app(self.table, with_security(self.config, self.security))
         from .web import serving
+        from .web.seats import FILENAME, Seats
 
+        app = web_app(self.table, with_security(self.config, self.security))
+        # Who holds which seat survives a restart, as the phones' cookies do.
+        app.extensions["companion.seats"] = Seats(path=self.state_dir / FILENAME)
         if isinstance(self.panel, sim.SimPanel):
             from .web import panel as on_screen
 

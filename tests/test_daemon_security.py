@@ -75,6 +75,31 @@ def test_a_phone_through_a_proxy_on_the_pi_is_not_the_table(
         assert status == 403 and "X-CSRF-Token" in body["error"]
 
 
+# -- item 2: seats across a restart -------------------------------------------------------------
+
+
+def test_after_a_restart_a_seat_is_still_its_holders_not_the_first_old_cookies(
+    tmp_path: Path,
+) -> None:
+    """Eve held seat 1 until the table handed it to Ana; Eve's cookie still says seat 1. After
+    a power cut, Eve comes back first: the seat stays Ana's."""
+    with serving(tmp_path) as (port, pin, proc):
+        game = new_game(port)
+        eve, ana = Phone(port).join(pin), Phone(port).join(pin)
+        assert eve.sit(game, 1)[0] == 200
+        pi = Phone(port, "127.0.0.1")
+        assert pi.request("POST", "/api/session/release", {"game": game, "seat": 1})[0] == 200
+        assert ana.sit(game, 1)[0] == 200
+        proc.kill()  # a power cut
+        proc.wait(10)
+    with serving(tmp_path) as (port, pin, _):
+        eve.port = ana.port = port
+        assert eve.session()["seat"] is None
+        assert eve.request("GET", f"/api/games/{game}?view=1")[0] == 403
+        assert ana.session()["seat"] == 1
+        assert eve.sit(game, 1)[0] == 409
+
+
 # -- item 10: the Pi's clock steps -------------------------------------------------------------
 
 

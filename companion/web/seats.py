@@ -10,16 +10,25 @@ phone goes to another only when
 
 Every change, and every refused attempt, is told to every phone (a ``seat`` event on each
 stream); the phone that lost the seat has its streams ended, so that it sees no more of that
-seat's view. The holders are kept in memory: after a restart the first phone back with a seat's
-cookie holds it again (phones reconnect within seconds).
+seat's view. The daemon keeps the holders in ``seats.json`` in its state directory (written at
+each change, which is rare): after a power cut the seat is still its holder's, not the first
+phone's that comes back with an old cookie for it. Silence is counted again from the start.
 """
 
 from __future__ import annotations
 
+import json
+import logging
 import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
+
+from ..security import atomic_write
+
+log = logging.getLogger(__name__)
+FILENAME = "seats.json"
 
 SILENT_SECONDS = 5 * 60.0
 """How long a holder must have been silent before another phone may take its seat: longer than
@@ -57,12 +66,50 @@ class Held(Exception):
 
 class Seats:
     def __init__(
-        self, clock: Callable[[], float] = time.monotonic, silent: float = SILENT_SECONDS
+        self,
+        clock: Callable[[], float] = time.monotonic,
+        silent: float = SILENT_SECONDS,
+        path: Path | None = None,
     ) -> None:
         self.clock = clock
         self.silent = silent
+        self.path = path
+        """Where the holders are kept (None: in memory only)."""
         self._lock = threading.Lock()
         self._held: dict[tuple[int, int], Holder] = {}
+        self._kept: dict[str, str] = {}
+        if path is not None:
+            self._load(path)
+
+    def _load(self, path: Path) -> None:
+        try:
+            kept = json.loads(path.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            return
+        except (OSError, ValueError) as e:
+            log.warning("%s cannot be read (%s): seats go to the first phones back", path, e)
+            return
+        now = self.clock()
+        for key, phone in kept.items() if isinstance(kept, dict) else []:
+            game, _, seat = str(key).partition(":")
+            if game.isdigit() and seat.isdigit() and isinstance(phone, str):
+                self._held[(int(game), int(seat))] = Holder(phone, now)
+        self._kept = self._holders()
+
+    def _holders(self) -> dict[str, str]:
+        return {f"{g}:{s}": h.phone for (g, s), h in sorted(self._held.items())}
+
+    def _save(self) -> None:
+        """Write the holders if they changed (under the lock). A failed write is logged: the
+        seats still hold in memory."""
+        holders = self._holders()
+        if self.path is None or holders == self._kept:
+            return
+        try:
+            atomic_write(self.path, (json.dumps(holders) + "\n").encode())
+            self._kept = holders
+        except OSError as e:
+            log.warning("cannot keep the seats in %s: %s", self.path, e)
 
     def holds(self, phone: str | None, game: int, seat: int) -> bool:
         """Does `phone` hold `seat` of `game`? A seat nobody holds goes to the first phone that
@@ -73,6 +120,7 @@ class Seats:
             holder = self._held.get((game, seat))
             if holder is None:
                 self._held[(game, seat)] = Holder(phone, self.clock())
+                self._save()
                 return True
             if holder.phone != phone:
                 return False
@@ -97,6 +145,7 @@ class Seats:
                 why = "silent"
             changes = self._leave(phone, game)
             self._held[(game, seat)] = Holder(phone, now)
+            self._save()
             previous = holder.phone if holder is not None else None
             changes.append(Change(game, seat, "taken", why, previous))
             return changes
@@ -109,12 +158,14 @@ class Seats:
         mine = [key for key, h in self._held.items() if key[0] == game and h.phone == phone]
         for key in mine:
             del self._held[key]
+        self._save()
         return [Change(game, seat, "left") for _, seat in mine]
 
     def hand_over(self, game: int, seat: int) -> list[Change]:
         """The table frees `seat`: the next phone to ask takes it."""
         with self._lock:
             holder = self._held.pop((game, seat), None)
+            self._save()
         previous = holder.phone if holder is not None else None
         return [Change(game, seat, "handed_over", "table", previous)]
 
