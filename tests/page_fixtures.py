@@ -17,12 +17,12 @@ from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, sync_playwright
-from waitress.server import create_server
 
 from companion import config
 from companion.store import Store
 from companion.table import Table
 from companion.web import create_app, end_streams
+from companion.web.serving import make_server
 from tests.page_support import CHROMIUM, CHROMIUM_ARGS, PIN, SECRET, Live
 
 
@@ -47,7 +47,7 @@ def live(tmp_path: Path) -> Iterator[Live]:
     table.start()
     settings = config.parse({"security": {"pin": PIN, "secret": SECRET}})
     app = create_app(table, settings, test_config={"TRUST_LOOPBACK": False})
-    server = create_server(app, host="127.0.0.1", port=0, threads=16)
+    server = make_server(app, "127.0.0.1", 0, 16)  # the daemon's limits
     thread = threading.Thread(target=server.run, name="waitress", daemon=True)
     thread.start()
     try:
