@@ -14,7 +14,7 @@ import tempfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from . import bench, config, daemon, doctor, history, security, service, simulate
+from . import bench, config, daemon, doctor, history, security, seeds, service, simulate
 from .engine import Rules, RulesError
 from .network import cli as network_cli
 from .store import GameRecord, Row, Store, StoreError
@@ -91,7 +91,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
     daemon.setup_logging()
     with tempfile.TemporaryDirectory(prefix="companion-demo-") as folder:
         notes = (
-            f"  demo: 2 players (Ana, Ben), seed {args.seed}; the game log is in {folder} "
+            f"  demo: 2 players (Ana, Ben), seed {args.seed} [{seeds.PREDICTABLE}]; the game log is in {folder} "
             "and is deleted when the demo stops.",
             "  demo: the table's buttons are simulated: ROLL, NEXT and UNDO on the panel page, "
             "or r, n, u here.",
@@ -167,7 +167,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 def cmd_export(args: argparse.Namespace) -> int:
     record, rows = _stored_game(args)
-    print(json.dumps(history.export(record, rows), indent=1))
+    print(json.dumps(history.export(record, rows, seed=True), indent=1))
     return 0
 
 
@@ -225,7 +225,9 @@ def parser() -> argparse.ArgumentParser:
     sim = sub.add_parser("simulate", help="play random games and report how they went")
     sim.add_argument("--players", type=int, default=4)
     sim.add_argument("--games", type=int, default=100)
-    sim.add_argument("--seed", type=int, default=1)
+    sim.add_argument(
+        "--seed", type=int, default=1, help="seed of the games (for tests: predictable; default 1)"
+    )
     sim.add_argument(
         "--rules", default="base", help="rule modules, comma-separated (default: base)"
     )
@@ -262,7 +264,10 @@ def parser() -> argparse.ArgumentParser:
         "demo", help="try the companion: a throw-away game log, on this machine only"
     )
     de.add_argument(
-        "--seed", type=_whole(0, 2**31 - 1), default=1, help="seed of the demo game (default: 1)"
+        "--seed",
+        type=_whole(0, 2**31 - 1),
+        default=1,
+        help="seed of the demo game (for tests: predictable; default: 1)",
     )
     de.add_argument("--port", type=_whole(1, 65535), default=8000, help="web port (default: 8000)")
     de.set_defaults(run=cmd_demo)

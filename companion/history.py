@@ -12,6 +12,7 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
+from . import seeds
 from .engine import REFEREE
 from .kinds import KINDS, AnyGame, game_of
 from .store import GameRecord, Row
@@ -143,7 +144,7 @@ def replay_lines(record: GameRecord, rows: list[Row]) -> Iterator[str]:
         + (f" ({p['colour']})" if p.get("colour") else "")
         for p in record.players
     )
-    yield f"Game {record.id} ({record.kind}, {record.mode}, seed {record.seed}): {players}"
+    yield f"Game {record.id} ({record.kind}, {record.mode}, seed {seeds.said(record)}): {players}"
     ended = f", ended {when(record.ended_at)}" if record.ended_at is not None else ", in play"
     yield f"Started {when(record.started_at)}{ended}"
     yield ""
@@ -211,8 +212,7 @@ def row_json(row: Row, kind: str) -> dict[str, Any]:
     }
 
 
-def export(record: GameRecord, rows: list[Row]) -> dict[str, Any]:
-    """Everything stored about a game, and where its actions lead (the referee's view)."""
+def _everything(record: GameRecord, rows: list[Row]) -> dict[str, Any]:
     return {
         "format": 1,
         "game": {
@@ -230,3 +230,15 @@ def export(record: GameRecord, rows: list[Row]) -> dict[str, Any]:
         "actions": [row_json(r, record.kind) for r in rows],
         "final": replay_game(record, rows).view(REFEREE),
     }
+
+
+def export(record: GameRecord, rows: list[Row], seed: bool = False) -> dict[str, Any]:
+    """Everything stored about a game, and where its actions lead (the referee's view). The
+    seed, the game's secret (`seeds`), only with `seed`: the table itself asks for it."""
+    out = _everything(record, rows)
+    if seed:
+        out["game"]["seed_said"] = seeds.said(record)
+    else:
+        del out["game"]["seed"]
+        out["final"].pop("seed", None)  # a Flotilla game's view has none
+    return out

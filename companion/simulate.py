@@ -111,7 +111,8 @@ def table(summary: dict[str, Any]) -> str:
     """The summary as a few readable lines."""
     lines = [
         f"{summary['games']} games, {summary['players']} players, "
-        f"rules {','.join(summary['rules']['modules'])}, seed {summary['seed']}",
+        f"rules {','.join(summary['rules']['modules'])}, "
+        f"seed {summary['seed']} (for tests: predictable)",
         f"{summary['seconds']} s ({summary['games_per_s']} games/s), "
         f"{summary['decisions_per_game']} decisions and {summary['mean_turns']} turns a game",
         f"invariant violations: {summary['invariant_violations']}",

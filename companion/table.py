@@ -20,7 +20,7 @@ from concurrent.futures import Future
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from . import engine, history
+from . import engine, history, seeds
 from .commands import REFEREE, Command, Event, Reply
 from .engine import Game, Rules, RulesError
 from .engine.data import TERRAIN_COUNT, TERRAINS
@@ -243,7 +243,8 @@ class Table:
     def export(self, game: int, view: View, timeout: float = 30.0) -> dict[str, Any]:
         """Everything stored about a game and where it leads (`history.export`). The log holds
         every hidden value, so a game still in play is exported to the referee only: Refused
-        for anyone else until it is over (and its values are public)."""
+        for anyone else until it is over (and its values are public). The seed, the game's
+        secret, only to the referee."""
 
         def job() -> dict[str, Any]:
             record = self._record(game)
@@ -252,7 +253,8 @@ class Table:
                     f"game {game} is still in play and its log holds hidden values: export it "
                     "once it is over"
                 )
-            return history.export(record, self._store.log(game, everything=True))
+            rows = self._store.log(game, everything=True)
+            return history.export(record, rows, seed=view == REFEREE)
 
         result: dict[str, Any] = self.read(job, timeout)
         return result
@@ -493,7 +495,7 @@ class Table:
             raise Refused('players must be a list like [{"name": "Ana", "colour": "red"}, ...]')
         mode = args.get("mode", "digital")
         layout = args.get("layout", "random")
-        seed = args.get("seed", int(self.clock() * 1000) % 2**31)
+        seed = args["seed"] if "seed" in args else seeds.new()  # typed: predictable (tests)
         if kind == "survive" and mode not in MODES:
             raise Refused(f"mode must be one of {', '.join(MODES)}, not {mode!r}")
         if kind == "survive" and layout not in LAYOUTS:
@@ -512,6 +514,8 @@ class Table:
             raise Refused(e.message, e.rule) from None
         except (RulesError, FlotillaError, TypeError, ValueError) as e:
             raise Refused(str(e), getattr(e, "rule", None)) from None
+        if "seed" in args:
+            settings = {**settings, "seed": seeds.TYPED}
         seats = [
             {"seat": i, "name": str(p.get("name") or f"Player {i + 1}"), "colour": p.get("colour")}
             for i, p in enumerate(players)

@@ -112,7 +112,10 @@ def test_replay_tells_the_game_turn_by_turn_with_the_undone_move(
     status, out, _ = run(capsys, "replay", str(game_id), "--config", str(cfg))
     assert status == 0
     lines = out.splitlines()
-    assert lines[0].startswith(f"Game {game_id} (survive, digital, seed 3): A Ana (red), B Ben")
+    assert lines[0].startswith(
+        f"Game {game_id} (survive, digital, seed 3 [typed at setup, for tests: predictable]): "
+        "A Ana (red), B Ben"
+    )
     assert "Turn 1: Ana (seat 1)" in lines
     assert f"(undone: {undone}; undone by phone)" in out
     assert any("the die shows" in line for line in lines)

@@ -82,7 +82,7 @@ def test_F_1_F_2_a_game_is_stored_and_replayed_from_the_store(tmp_path: Path) ->
     after = state(again, game)
     assert after["state"] == before["state"]
     assert after["kind"] == "flotilla" and after["actions"] == 8
-    assert after["settings"] == {"roll": "entered"}
+    assert after["settings"] == {"roll": "entered", "seed": "typed"}
     again._store.close()
 
 

@@ -3,17 +3,17 @@
 A game is a sequence of small decisions: a player's (a person placed, one movement point, a tile
 sunk, one creature step) or the table's (a terrain laid, a tile's back, the die). A table decision
 is a fact: the players tell it from the real table, or the engine draws it with `draw()` from its
-seeded generator. Both then go through `apply()`; there is one code path.
+seeded draws (`chance`). Both then go through `apply()`; there is one code path.
 """
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable
 from typing import Any
 
 from . import (
     actions,
+    chance,
     creatures,
     fivesix,
     hand,
@@ -226,17 +226,18 @@ class Game:
         return [(a, n / total) for a, n in weights]
 
     def draw(self) -> Action:
-        """The outcome of the current table decision, drawn from the game's seeded generator.
+        """The outcome of the current table decision, drawn with the game's secret (its seed).
 
-        The same game state always draws the same outcome; `apply` it to make it happen.
+        The same game state always draws the same outcome; `apply` it to make it happen. Without
+        the seed, nothing seen of the game (its log, every earlier draw) tells the next
+        (`chance`).
         """
         outcomes = self.chance_outcomes()
         if not outcomes:
             raise IllegalAction(
                 *STEP_RULE[self.state.phase][:1], "no table decision is awaited now"
             )
-        rng = random.Random(f"{self.state.seed}:{self.state.draws}")
-        pick = rng.random()
+        pick = chance.uniform(self.state.seed, self.state.draws)
         for action, p in outcomes:
             pick -= p
             if pick < 0:

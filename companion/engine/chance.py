@@ -1,0 +1,31 @@
+"""The companion's own draws: each a keyed hash of the game's secret and the draw's number.
+
+A draw must be unpredictable to anyone who does not hold the game's secret (its seed), even to
+someone who knows this code, the whole public log and every draw made so far: so each is
+BLAKE2b keyed with the secret, over the draw's number (RFC 7693's keyed mode is a MAC). The
+same secret and number always give the same draw, so a game replays; nothing else is kept
+between draws, so draws are cheap (no generator to build or to copy with the state).
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+
+_SCALE = 2.0**-53
+
+
+@functools.lru_cache(maxsize=256)
+def _keyed(seed: int) -> hashlib.blake2b:
+    """BLAKE2b keyed with `seed`, before any input: copying it is cheaper than keying anew.
+    Any whole number is a key (one over BLAKE2b's 64 bytes is hashed first)."""
+    text = str(seed).encode()
+    key = text if len(text) <= 64 else hashlib.blake2b(text).digest()
+    return hashlib.blake2b(key=key, digest_size=8)
+
+
+def uniform(seed: int, draw: int) -> float:
+    """Draw number `draw` of the game whose secret is `seed`: a number in [0, 1)."""
+    h = _keyed(seed).copy()
+    h.update(draw.to_bytes(8, "little", signed=True))
+    return (int.from_bytes(h.digest(), "little") >> 11) * _SCALE
