@@ -17,14 +17,20 @@ VENV_FLAGS ?=
 # OpenCV 4.6 that Raspberry Pi OS ships, for the test of the legacy ArUco API). Installed only
 # as root. The hotspot's tests: network-manager (the real nmcli's --offline parser), dnsmasq-base
 # (dnsmasq --test), avahi-daemon and libxml2-utils (the service file against avahi's DTD),
-# poppler-utils (the card rendered to PNG and its text read back).
-APT_PACKAGES := systemd chromium python3-opencv network-manager dnsmasq-base avahi-daemon libxml2-utils poppler-utils
+# poppler-utils (the card rendered to PNG and its text read back). nodejs runs the Pico
+# firmware's tests under MicroPython's WebAssembly port.
+APT_PACKAGES := systemd chromium python3-opencv network-manager dnsmasq-base avahi-daemon libxml2-utils poppler-utils nodejs
 # Extra arguments for pytest, e.g. `make pytest PYTEST_ARGS='-k serpent'`.
 PYTEST_ARGS ?=
+# MicroPython's official WebAssembly port, from npm, into a gitignored folder: the Pico firmware's
+# tests run under it (tests/test_firmware_mp.py names the file).
+NPM_TOOLS := .npm-tools
+MICROPYTHON_VERSION := 1.27.0
+MICROPYTHON := $(NPM_TOOLS)/micropython/node_modules/@micropython/micropython-webassembly-pyscript/micropython.mjs
 # Folders that ruff checks.
 LINT_PATHS := companion tests tools
 
-.PHONY: venv apt lint typecheck pytest test check-long bench demo clean
+.PHONY: venv apt npm lint typecheck pytest test check-long bench demo clean
 
 # venv (internal): every other target needs the tools from .venv; this only reinstalls when
 # pyproject.toml changed, so a repeated `make test` starts at once.
@@ -47,6 +53,17 @@ apt:
 	  fi; \
 	fi
 
+# npm (internal): Debian's npm, only where no npm command is there yet (NodeSource's nodejs
+# brings its own and conflicts with Debian's package); as root, like apt.
+npm: apt
+	@if ! command -v npm >/dev/null && [ "$$(id -u)" -eq 0 ]; then \
+	  DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends npm; \
+	fi
+
+$(MICROPYTHON): | npm
+	npm install --prefix $(NPM_TOOLS)/micropython --no-save --no-audit --no-fund \
+	  @micropython/micropython-webassembly-pyscript@$(MICROPYTHON_VERSION)
+
 # lint: style and common bugs, so that review time goes to the design, not to formatting.
 lint: venv
 	$(BIN)/ruff check $(LINT_PATHS)
@@ -58,7 +75,7 @@ typecheck: venv
 
 # pytest (internal): the test suite, slow tests excluded. pytest exits 5 when it collected no
 # tests; that is a failure here, because a green run must mean tests ran.
-pytest: venv
+pytest: venv $(MICROPYTHON)
 	@status=0; \
 	$(BIN)/pytest -q -p no:cacheprovider --timeout=600 -m 'not slow' $(PYTEST_ARGS) || status=$$?; \
 	if [ $$status -eq 5 ]; then \
@@ -105,6 +122,6 @@ demo: venv
 
 # clean: back to a fresh clone's state (the next target rebuilds .venv).
 clean:
-	rm -rf $(VENV) build dist .mypy_cache .ruff_cache .pytest_cache .hypothesis tests/artifacts
+	rm -rf $(VENV) $(NPM_TOOLS) build dist .mypy_cache .ruff_cache .pytest_cache .hypothesis tests/artifacts
 	find . -path ./.git -prune -o -name '__pycache__' -type d -prune -exec rm -rf {} +
 	find . -path ./.git -prune -o -name '*.egg-info' -type d -prune -exec rm -rf {} +

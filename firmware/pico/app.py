@@ -18,6 +18,10 @@ FIRMWARE = "1.0.0"
 HEARTBEAT_MS = 1000
 HOST_SILENT_MS = 5000
 """With no line from the host for this long, the status LED blinks again: the companion is gone."""
+REPORT_CHARS = 80
+"""Characters of a fault's repr in an "err" message: escaped, they still fit in a line."""
+KIND_ECHO = 16
+"""Characters of an unknown command's name said back in its error ack."""
 SEQ_MASK = (1 << 30) - 1
 """Sequence numbers wrap here, within MicroPython's small integers."""
 
@@ -120,7 +124,9 @@ class Panel:
             self.host_status = mode
             self.outputs.set_status(mode, now)
         else:
-            return "unknown command " + kind
+            # Only the start of an unknown name is echoed: its JSON escapes (6 bytes a control
+            # character) must keep the reply within the line's 256 bytes.
+            return "unknown command " + kind[:KIND_ECHO]
         return ""
 
     # -- every millisecond ----------------------------------------------------------------
@@ -143,4 +149,4 @@ class Panel:
 
     def report(self, error: Exception, now: int) -> None:
         """Tell the host of a fault in the loop (main.py goes on after it)."""
-        self.send({"t": "err", "msg": repr(error)[:120], "ms": now})
+        self.send({"t": "err", "msg": repr(error)[:REPORT_CHARS], "ms": now})
