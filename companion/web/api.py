@@ -15,8 +15,8 @@ JSON (``Content-Type: application/json``, at most 64 KiB); every answer is JSON.
     422 {"error": "...", "rule": "B-4"}     the Table would not start it (rule id when a rule says so)
 
   Only ``players`` is required: 2 to 4 entries, each with an optional ``name`` (≤ 40 characters)
-  and ``colour`` (≤ 20). The others default as the Table decides (base rules, a seed from the
-  clock, digital, a random island).
+  and ``colour`` (≤ 20). The others default as the Table decides (base rules, a secret seed,
+  digital, a random island). A ``seed`` given makes every draw predictable: it is for tests.
 
   A Flotilla game (``"kind": "flotilla"``, 3 to 5 players) takes ``players``, ``seed``,
   ``roll`` (``"entered"``, the default: faces come from the real dice; or ``"digital"``) and

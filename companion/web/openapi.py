@@ -112,7 +112,12 @@ SCHEMAS: dict[str, Any] = {
             },
             "modules": {"type": "array", "items": {"type": "string"}, "minItems": 1},
             "options": {"type": "object", "additionalProperties": {"type": "string"}},
-            "seed": {"type": "integer", "minimum": 0},
+            "seed": {
+                "type": "integer",
+                "minimum": 0,
+                "description": "for tests: predictable draws; left out, the game's seed is a "
+                "secret that only the table itself is shown",
+            },
             "mode": {"type": "string", "enum": ["digital", "physical"]},
             "layout": {"type": "string", "enum": ["random", "table"]},
             "kind": {"type": "string", "enum": ["survive", "flotilla"]},
