@@ -638,6 +638,10 @@ def _expose(
         lit = _streak(rng, lit, streak)
         params["motion_px"] = round(float(streak), 1)
     sigma = rng.uniform(*damage.blur)
+    if conditions != Conditions():
+        # the lens's blur is an angle: fewer pixels at a lower resolution (the modes of
+        # `DAMAGE` alone keep their pixel figures, which their tests were written against)
+        sigma = max(0.3, sigma * lit.shape[1] / 1280)
     blurred = np.asarray(cv2.GaussianBlur(lit, (0, 0), sigma), np.float32)
     noise_sigma = rng.uniform(*damage.noise)
     if conditions.sensor:
@@ -751,14 +755,17 @@ def _sensor(
     raw[0::2, 1::2] = lit[0::2, 1::2, 1]
     raw[1::2, 0::2] = lit[1::2, 0::2, 1]
     raw[1::2, 1::2] = lit[1::2, 1::2, 2]  # red
-    shot = np.sqrt(np.maximum(raw, 0.0)) * 0.6
-    raw += rng.standard_normal(raw.shape).astype(np.float32) * (shot + noise_sigma)
     # auto white balance (grey world over the frame) and auto exposure, every frame anew
     means = [raw[0::2, 0::2].mean(), (raw[0::2, 1::2].mean() + raw[1::2, 0::2].mean()) / 2]
     means.append(raw[1::2, 1::2].mean())
     grey = float(np.mean(means))
     gains = [grey / max(m, 1.0) for m in means]
     exposure = 110 * rng.uniform(0.85, 1.15) / max(grey, 1.0)
+    # noise as the finished photo shows it (the damage's figure), part of it growing with the
+    # light (shot noise), before the exposure's gain
+    shot = np.sqrt(np.maximum(raw * exposure, 0.0)) * 0.4
+    sigma = (shot + noise_sigma) / exposure
+    raw += rng.standard_normal(raw.shape).astype(np.float32) * sigma
     raw[0::2, 0::2] *= gains[0] * exposure
     raw[0::2, 1::2] *= gains[1] * exposure
     raw[1::2, 0::2] *= gains[1] * exposure
