@@ -34,7 +34,7 @@ from .mounts import filesystem
 from .store import Store
 from .table import Subscriber, Table
 
-SECTIONS = ("engine", "table", "web", "panel", "vision")
+SECTIONS = ("engine", "table", "web", "panel", "vision", "bots")
 
 
 def cpu_model() -> str:
@@ -466,6 +466,16 @@ def web_phones() -> dict[str, float]:
 
 
 RUNNERS["web"] = _chain(web, web_phones)
+
+
+def bots() -> dict[str, float]:
+    """The `bots` section: companion.bench_bots (its games take minutes; see there)."""
+    from . import bench_bots
+
+    return bench_bots.bots()
+
+
+RUNNERS["bots"] = bots
 
 
 def run(sections: list[str]) -> dict[str, Any]:

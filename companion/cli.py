@@ -15,6 +15,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from . import bench, config, daemon, doctor, history, security, seeds, service, simulate
+from .bots import LEVELS
 from .engine import Rules, RulesError
 from .network import cli as network_cli
 from .store import GameRecord, Row, Store, StoreError
@@ -27,7 +28,13 @@ def _rules(args: argparse.Namespace) -> Rules:
 
 def cmd_simulate(args: argparse.Namespace) -> int:
     rules = _rules(args)
-    summary = simulate.simulate(rules, args.players, args.games, args.seed)
+    try:
+        summary = simulate.simulate(
+            rules, args.players, args.games, args.seed, bots=args.bots, level=args.level
+        )
+    except ValueError as e:
+        print(f"companion simulate: {e}", file=sys.stderr)
+        return 2
     if args.json:
         print(json.dumps(summary))
     else:
@@ -238,6 +245,10 @@ def parser() -> argparse.ArgumentParser:
         metavar="NAME=VALUE",
         help="a rules option (repeatable)",
     )
+    sim.add_argument(
+        "--bots", type=int, default=0, help="how many seats are bots (the rest play at random)"
+    )
+    sim.add_argument("--level", choices=LEVELS, default="normal", help="the bots' level")
     sim.add_argument("--json", action="store_true", help="print one JSON object")
     sim.set_defaults(run=cmd_simulate)
 

@@ -2,7 +2,8 @@
 
 A user feature (how long do games last, does seat order matter?) and the engine's soak test:
 every decision is chosen uniformly among `legal_actions()`, table decisions are drawn by the
-engine, and `violations()` runs after every action.
+engine, and `violations()` runs after every action. With ``bots`` some seats are bots of a
+level (`companion.bots`) instead, the bots' seats rotating game by game.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from .bots import decide
 from .engine import Game, Rules, notation, violations
 
 
@@ -36,12 +38,24 @@ class Tally:
         self.saved = [0] * self.players
 
 
-def play_one(game: Game, rng: random.Random, check: bool) -> tuple[int, list[str]]:
-    """Play `game` to its end; return its decisions and any broken invariants (with the action)."""
+def play_one(
+    game: Game,
+    rng: random.Random,
+    check: bool,
+    bots: frozenset[int] = frozenset(),
+    level: str = "normal",
+    budget_s: float = 0.1,
+) -> tuple[int, list[str]]:
+    """Play `game` to its end; return its decisions and any broken invariants (with the action).
+
+    Seats in `bots` are bots of `level` (the strong level with `budget_s` a decision)."""
     decisions = 0
     while not game.over:
         if game.is_chance():
             action = game.draw()
+        elif game.actor in bots:
+            action = decide(game, game.actor, level, rng, budget_s=budget_s).action
+            decisions += 1
         else:
             action = rng.choice(game.legal_actions())
             decisions += 1
@@ -61,14 +75,21 @@ def simulate(
     *,
     check: bool = True,
     progress: Callable[[int], None] | None = None,
+    bots: int = 0,
+    level: str = "normal",
+    budget_s: float = 0.1,
 ) -> dict[str, Any]:
-    """Play `games` random games; the summary `companion simulate --json` prints."""
+    """Play `games` games, `bots` seats of them bots of `level` and the rest random; the summary
+    `companion simulate --json` prints."""
+    if not 0 <= bots <= players:
+        raise ValueError(f"--bots must be between 0 and the {players} players")
     tally = Tally(players)
     rng = random.Random(seed)
     start = time.perf_counter()
     for i in range(games):
         game = Game.new(rules, players, seed=seed * 1_000_003 + i)
-        decisions, broken = play_one(game, rng, check)
+        seats = frozenset((i + k) % players for k in range(bots))
+        decisions, broken = play_one(game, rng, check, seats, level, budget_s)
         tally.games += 1
         tally.decisions += decisions
         tally.violations.extend(f"game {i}: {b}" for b in broken)
@@ -93,6 +114,8 @@ def simulate(
         "players": players,
         "rules": rules.to_json(),
         "seed": seed,
+        "bots": bots,
+        "level": level if bots else None,
         "games": tally.games,
         "seconds": round(seconds, 3),
         "games_per_s": round(tally.games / seconds, 1) if seconds else None,
@@ -112,7 +135,8 @@ def table(summary: dict[str, Any]) -> str:
     lines = [
         f"{summary['games']} games, {summary['players']} players, "
         f"rules {','.join(summary['rules']['modules'])}, "
-        f"seed {summary['seed']} (for tests: predictable)",
+        f"seed {summary['seed']} (for tests: predictable)"
+        + (f", {summary['bots']} {summary['level']} bot(s)" if summary.get("bots") else ""),
         f"{summary['seconds']} s ({summary['games_per_s']} games/s), "
         f"{summary['decisions_per_game']} decisions and {summary['mean_turns']} turns a game",
         f"invariant violations: {summary['invariant_violations']}",

@@ -321,7 +321,53 @@ class State:
         return s
 
     def copy(self) -> State:
-        return State.from_json(self.to_json())
+        """An independent copy (what a search plays forward on); the same as a JSON round trip,
+        without re-reading the rules or rebuilding the indexes."""
+        s = State.__new__(State)
+        for name in _SHARED:
+            setattr(s, name, getattr(self, name))  # immutable, or never changed after __init__
+        s.turns_taken = list(self.turns_taken)
+        s.swam = set(self.swam)
+        s.ctx = _copy(self.ctx)
+        s.terrain = list(self.terrain)
+        s.p_owner = self.p_owner  # who owns which person never changes
+        s.p_value = dict(self.p_value)
+        s.p_kind = dict(self.p_kind)
+        s.p_at = dict(self.p_at)
+        s.b_pos = list(self.b_pos)
+        s.b_people = [list(people) for people in self.b_people]
+        s.c_pos = list(self.c_pos)
+        s.c_gone = list(self.c_gone)
+        s.guard = dict(self.guard)
+        s.pending = _copy(self.pending)
+        s.hands = [[list(tile) for tile in hand] for hand in self.hands]
+        s.known = {t: dict(v) for t, v in self.known.items()}
+        s.unknown_red = dict(self.unknown_red)
+        s.sunk = dict(self.sunk)
+        s.from_sunk = list(self.from_sunk)
+        s.result = _copy(self.result)
+        s.land_people = [list(people) for people in self.land_people]
+        s.swimmers = [list(people) for people in self.swimmers]
+        s.boat_at = list(self.boat_at)
+        s.n_serpent = list(self.n_serpent)
+        s.n_shark = list(self.n_shark)
+        s.n_whale = list(self.n_whale)
+        s.n_dolphin = list(self.n_dolphin)
+        s.n_squid = list(self.n_squid)
+        s._counts = {
+            "serpent": s.n_serpent,
+            "shark": s.n_shark,
+            "whale": s.n_whale,
+            "dolphin": s.n_dolphin,
+            "squid": s.n_squid,
+        }
+        return s
+
+
+_SHARED = (
+    "rules", "players", "mode", "seed", "draws", "phase", "actor", "turn", "points", "roll",
+    "layout", "seat_people", "c_kind", "in_play", "is_1986", "access", "volcano_turn",
+)  # fmt: skip
 
 
 def kinds_in_play(rules: Rules) -> frozenset[str]:

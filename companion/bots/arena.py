@@ -1,0 +1,91 @@
+"""Whole games between bots and baseline players, for `companion bench bots` and
+`companion simulate --bots`: who won, and how long each decision took."""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass, field
+
+from ..engine import Game, Rules, notation, violations
+from .players import BASELINES, LEVELS, PLAYERS, STRONG_BUDGET_S, decide
+
+
+@dataclass
+class Played:
+    """One game's outcome."""
+
+    winners: list[int]
+    points: list[int]
+    decision_s: dict[str, list[float]] = field(default_factory=dict)
+    """Per player kind (a level or a baseline), the seconds each of its decisions took."""
+    violations: list[str] = field(default_factory=list)
+    decisions: int = 0
+
+
+def play(
+    game: Game,
+    seats: list[str],
+    rng: random.Random,
+    *,
+    budget_s: float = STRONG_BUDGET_S,
+    check: bool = False,
+) -> Played:
+    """Play `game` to its end with `seats[i]` (a bot level or a baseline) deciding for seat i."""
+    for kind in seats:
+        if kind not in LEVELS and kind not in BASELINES:
+            raise ValueError(f"a seat is one of {', '.join(LEVELS + BASELINES)}, not {kind!r}")
+    times: dict[str, list[float]] = {}
+    decisions = 0
+    while not game.over:
+        if game.is_chance():
+            action = game.draw()
+        else:
+            seat = game.actor
+            assert seat is not None
+            kind = seats[seat]
+            start = time.perf_counter()
+            if kind in LEVELS:
+                action = decide(game, seat, kind, rng, budget_s=budget_s).action
+            else:
+                action = PLAYERS[kind](game, seat, rng)
+            times.setdefault(kind, []).append(time.perf_counter() - start)
+            decisions += 1
+        game.apply(action)
+        if check:
+            broken = violations(game)
+            if broken:
+                return Played([], [], times, [f"after {notation(action)}: {b}" for b in broken])
+    result = game.result()
+    assert result is not None
+    points = [0] * game.state.players
+    for place in result["ranking"]:
+        points[place["seat"]] = place["points"]
+    return Played(list(result["winners"]), points, times, [], decisions)
+
+
+def match(
+    rules: Rules,
+    bot: str,
+    against: str,
+    games: int,
+    seed: int,
+    *,
+    players: int = 4,
+    bots: int = 1,
+    budget_s: float = STRONG_BUDGET_S,
+) -> dict[str, float | list[float]]:
+    """`games` games of `bots` seats of `bot` against the rest of `against`, the bots' seats
+    rotating game by game; the bots' share of wins (a shared win counts its share)."""
+    wins = 0.0
+    times: dict[str, list[float]] = {}
+    for i in range(games):
+        first = i % players
+        mine = {(first + k * (players // bots)) % players for k in range(bots)}
+        seats = [bot if s in mine else against for s in range(players)]
+        game = Game.new(rules, players, seed=seed * 1_000_003 + i)
+        played = play(game, seats, random.Random(seed * 7919 + i), budget_s=budget_s)
+        wins += sum(1 for w in played.winners if w in mine) / len(played.winners)
+        for kind, seconds in played.decision_s.items():
+            times.setdefault(kind, []).extend(seconds)
+    return {"win_rate": wins / games, "decision_s": times.get(bot, [])}

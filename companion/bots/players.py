@@ -1,0 +1,224 @@
+"""The bots' levels, and the two simple policies they are measured against.
+
+Every level decides on `knowledge(state, seat)` only and weighs actions on determinised samples
+of it (see `knowledge`):
+
+- *easy*: the best action by the evaluation on one sample, but a third of its decisions at
+  random;
+- *normal*: the action with the best evaluation one step ahead, averaged over a few samples;
+- *strong*: normal's best few, each played on to the end of the turn — the dice and tile backs
+  drawn, its own later decisions taken as normal would — on as many samples as its time budget
+  allows; the best average wins.
+
+The baselines of `companion bench bots`: *random* picks uniformly among the legal actions;
+*greedy* rescues its highest values first and attacks the leader, one step ahead, with no
+sampling of what it cannot see.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from ..engine import Game
+from ..engine.state import BOAT, LAND, SAVED, SEA, Action, State
+from . import evaluate
+from .knowledge import determinise, knowledge
+
+LEVELS = ("easy", "normal", "strong")
+BASELINES = ("random", "greedy")
+STRONG_BUDGET_S = 0.5
+"""The strong level's default time for one decision (the phone waits at most about this)."""
+NORMAL_SAMPLES = 4
+STRONG_CANDIDATES = 5
+ROLLOUT_DECISIONS = 40  # a turn never needs more; a safety net against a long interrupt chain
+
+
+@dataclass(frozen=True)
+class Decision:
+    """What a bot chose, and why, in one line."""
+
+    action: Action
+    why: str
+    gain: float
+    """Its evaluation gain over doing nothing better: expected points, own less best other."""
+
+
+def decide(
+    game: Game,
+    seat: int,
+    level: str,
+    rng: random.Random,
+    *,
+    budget_s: float = STRONG_BUDGET_S,
+    clock: Callable[[], float] = time.perf_counter,
+) -> Decision:
+    """The decision of a bot of `level` for `seat`, which must be the seat to act now."""
+    if level not in LEVELS:
+        raise ValueError(f"a bot's level is one of {', '.join(LEVELS)}, not {level!r}")
+    if game.actor != seat:
+        raise ValueError(f"seat {seat + 1} is not to act now")
+    known = knowledge(game.state, seat)
+    legal = Game(known).legal_actions()
+    if len(legal) == 1:
+        return Decision(legal[0], "the only legal action", 0.0)
+    if game.phase == "reveal":
+        # a fact, not a choice: the value under a saved piece is the table's to tell (B-31)
+        return Decision(rng.choice(legal), "the value is told by the table", 0.0)
+    if level == "easy":
+        if rng.random() < 1 / 3:
+            return Decision(rng.choice(legal), "played on a whim (easy level)", 0.0)
+        ranked = _rank(known, seat, legal, rng, samples=1)
+    else:
+        ranked = _rank(known, seat, legal, rng, samples=NORMAL_SAMPLES)
+    if level == "strong":
+        ranked = _search(known, seat, ranked[:STRONG_CANDIDATES], rng, budget_s, clock)
+    best_value, best = ranked[0]
+    base = evaluate.score(known, seat)
+    return Decision(best, _why(level, len(legal), best_value - base), best_value - base)
+
+
+def _rank(
+    known: State, seat: int, legal: list[Action], rng: random.Random, samples: int
+) -> list[tuple[float, Action]]:
+    """Every action with its evaluation one step ahead, averaged over `samples` determinised
+    games, best first (ties kept in the engine's order, so a fixed seed decides alike).
+
+    One step of the seat's own never depends on a hidden value or another seat's tile, so each
+    action is played once, on the first sample, and weighed with every sample's values."""
+    games = [determinise(known, seat, rng) for _ in range(samples)]
+    ranked = []
+    for i, action in enumerate(legal):
+        after = Game(games[0].copy())
+        after.apply(action)
+        counted = evaluate.shares(after.state)
+        own = {p: after.state.p_value[p] for p in after.state.people_of(seat)}
+        total = sum(evaluate.score(after.state, seat, g.p_value | own, counted) for g in games)
+        ranked.append((total / samples, -i))
+    ranked.sort(reverse=True)
+    return [(value, legal[-i]) for value, i in ranked]
+
+
+def _search(
+    known: State,
+    seat: int,
+    candidates: list[tuple[float, Action]],
+    rng: random.Random,
+    budget_s: float,
+    clock: Callable[[], float],
+) -> list[tuple[float, Action]]:
+    """Each candidate played on to the end of the turn on fresh samples, round after round,
+    while the budget lasts; the mean result replaces the one-step estimate."""
+    deadline = clock() + budget_s
+    sums = [0.0] * len(candidates)
+    rounds = 0
+    while rounds == 0 or clock() < deadline:
+        sample = determinise(known, seat, rng)
+        seed = rng.getrandbits(32)
+        for i, (_, action) in enumerate(candidates):
+            game = Game(sample.copy())
+            game.apply(action)
+            # the same draws for every candidate: their difference is theirs, not the dice's
+            _play_out_turn(game, seat, random.Random(seed))
+            sums[i] += evaluate.score(game.state, seat)
+        rounds += 1
+    ranked = [(sums[i] / rounds, -i) for i in range(len(candidates))]
+    ranked.sort(reverse=True)
+    return [(value, candidates[-i][1]) for value, i in ranked]
+
+
+def _play_out_turn(game: Game, seat: int, rng: random.Random) -> None:
+    """Play `game` on until the turn under way ends: draws from the sample's own seed, the
+    seat's decisions one step ahead on this sample, another seat's answers (a repellent, a
+    dolphin's protege) at random."""
+    turn = game.state.turn
+    for _ in range(ROLLOUT_DECISIONS):
+        if game.over or game.state.turn != turn:
+            return
+        if game.is_chance():
+            game.apply(game.draw())
+        elif game.actor == seat:
+            game.apply(_one_step(game.state, seat, game.legal_actions()))
+        else:
+            game.apply(rng.choice(game.legal_actions()))
+
+
+def _one_step(s: State, seat: int, legal: list[Action]) -> Action:
+    best, best_value = legal[0], float("-inf")
+    for action in legal:
+        after = Game(s.copy())
+        after.apply(action)
+        value = evaluate.score(after.state, seat)
+        if value > best_value:
+            best, best_value = action, value
+    return best
+
+
+def _why(level: str, options: int, gain: float) -> str:
+    sign = "+" if gain >= 0 else "−"
+    return (
+        f"best of {options} options for the {level} bot: {sign}{abs(gain):.1f} expected points "
+        "against the best other seat"
+    )
+
+
+# -- the baselines ---------------------------------------------------------------------------
+
+
+def random_player(game: Game, seat: int, rng: random.Random) -> Action:
+    """Uniformly among the legal actions."""
+    return rng.choice(game.legal_actions())
+
+
+def greedy_player(game: Game, seat: int, rng: random.Random) -> Action:
+    """Rescue the highest values first, attack the leader: one step ahead, by its own values
+    and the public count of people saved, with no guess at what it cannot see."""
+    s = knowledge(game.state, seat)
+    legal = game.legal_actions()
+    leader = _leader(s, seat)
+    best: list[Action] = []
+    best_value = float("-inf")
+    for action in legal:
+        after = Game(s.copy())
+        after.apply(action)
+        value = _greedy_value(after.state, seat, leader)
+        if value > best_value + 1e-9:
+            best, best_value = [action], value
+        elif abs(value - best_value) <= 1e-9:
+            best.append(action)
+    return rng.choice(best)
+
+
+def _leader(s: State, seat: int) -> int:
+    """The other seat with most people saved (public), then most people still in play."""
+
+    def standing(other: int) -> tuple[int, int]:
+        kinds = [s.p_kind[p] for p in s.people_of(other)]
+        return kinds.count(SAVED), sum(k in (LAND, BOAT, SEA) for k in kinds)
+
+    others = [o for o in range(s.players) if o != seat]
+    return max(others, key=standing)
+
+
+def _greedy_value(s: State, seat: int, leader: int) -> float:
+    dist = evaluate.safety_distance(tuple(sorted(s.access)))
+    value = 0.0
+    for p in s.people_of(seat):
+        v = s.p_value[p] or 1
+        kind = s.p_kind[p]
+        if kind == SAVED:
+            value += v * 30
+        elif kind in (LAND, SEA):
+            value += v * (20 - dist[s.p_at[p]])
+        elif kind == BOAT:
+            value += v * (21 - dist[s.b_pos[s.p_at[p]]])
+    alive = sum(s.p_kind[p] in (LAND, BOAT, SEA, SAVED) for p in s.people_of(leader))
+    return value - 40 * alive
+
+
+PLAYERS: dict[str, Callable[[Game, int, random.Random], Action]] = {
+    "random": random_player,
+    "greedy": greedy_player,
+}
