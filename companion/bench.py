@@ -27,7 +27,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
-from .commands import REFEREE, Command, Event
+from .commands import REFEREE, SPECTATOR, Command, Event
 from .config import state_directory
 from .engine import Game, Rules
 from .mounts import filesystem
@@ -166,14 +166,18 @@ def _p(samples: list[float], q: float) -> float:
 
 
 def table(commands: int = 2000, fsyncs: int = 300) -> dict[str, float]:
-    """A started Table on a real store on disk, driven as a physical table drives it.
+    """A started Table on a real store on disk, played as a table of four plays a digital game,
+    with a phone open for each seat, a watcher's and the table's own (referee) view.
 
-    ``table.command_p99_ms``: one game action, from `submit` until the sender has its Reply and
-    a subscriber's queue holds every event it caused (the action checked, appended with
-    ``synchronous=FULL``, published); random legal actions of 4-player physical games, the
-    table's facts (die, tile backs) told as a panel tells them; ``commands`` samples, game
-    starts not counted. ``store.fsync_p99_ms``: ``os.fsync`` after a 64-byte append to a file
-    beside that store, ``fsyncs`` samples.
+    ``table.command_p99_ms``: one command (a move, or ROLL/DRAW when the game waits for chance),
+    from `submit` until the sender has its Reply — by then every one of the six subscribers of
+    distinct views holds every event the command caused, the new state among them (the Table
+    delivers before it answers): checked, stored with ``synchronous=FULL`` together with the
+    tile backs the Table draws after it, published; random legal moves of 4-player digital
+    games, ``commands`` samples, game starts not counted. ``table.fsyncs_per_command``: the
+    store's COMMITs per command (in WAL mode with ``synchronous=FULL`` each is one fsync of the
+    log; a checkpoint's now and then aside). ``store.fsync_p99_ms``: ``os.fsync`` after a
+    64-byte append to a file beside that store, ``fsyncs`` samples.
     """
     path = store_path()
     path.parent.mkdir(parents=True)
@@ -183,39 +187,73 @@ def table(commands: int = 2000, fsyncs: int = 300) -> dict[str, float]:
         shutil.rmtree(path.parent, ignore_errors=True)
 
 
+VIEWS: tuple[int | str, ...] = (0, 1, 2, 3, SPECTATOR, REFEREE)
+"""The bench's subscribers: each seat's phone, a watcher, the table's own view."""
+
+
 def _commands(path: Path, commands: int) -> dict[str, float]:
     store = Store(path)
+    commits = 0
+
+    def traced(statement: str) -> None:
+        nonlocal commits
+        commits += statement == "COMMIT"
+
+    store.db.set_trace_callback(traced)
     tbl = Table(store)
     tbl.start()
-    delivered: queue.Queue[Event] = queue.Queue()
-    tbl.subscribe(Subscriber(None, REFEREE, delivered.put))
+    inboxes: dict[int | str, queue.SimpleQueue[Event]] = {v: queue.SimpleQueue() for v in VIEWS}
+    for view, inbox in inboxes.items():
+        tbl.subscribe(Subscriber(None, view, inbox.put))
     rng = random.Random(1)
     samples: list[float] = []
-    seed = 0
+    seed = during = 0
     try:
         while len(samples) < commands:
             seed += 1
-            args = {"players": [{}] * 4, "seed": seed, "mode": "physical", "layout": "table"}
+            args = {"players": [{}] * 4, "seed": seed, "mode": "digital", "layout": "random"}
             started = tbl.call(Command("cli", intent="new_game", args=args))
-            while not delivered.empty():
-                delivered.get()
-            # The real table: the bench plays it, telling the Table each step as it happens.
-            game = Game.new(Rules(), 4, seed, "physical")
-            while not game.over and len(samples) < commands:
-                action = game.draw() if game.is_chance() else rng.choice(game.legal_actions())
-                command = Command("serial", game.actor, "", started.game, action=list(action))
+            state = _last_state(inboxes)
+            while state["state"]["phase"] != "over" and len(samples) < commands:
+                command = _next_command(state, started.game, rng)
+                before = commits
                 t0 = time.perf_counter()
                 reply = tbl.submit(command).result(10)
-                for _ in reply.events:
-                    delivered.get(timeout=10)
                 samples.append(time.perf_counter() - t0)
+                during += commits - before
                 if not reply.accepted:
-                    raise RuntimeError(f"the Table refused {action}: {reply.message}")
-                game.apply(action)
+                    raise RuntimeError(f"the Table refused {command}: {reply.message}")
+                state = _last_state(inboxes)
     finally:
         tbl.stop()
         store.close()
-    return {"table.command_p50_ms": _p(samples, 0.5), "table.command_p99_ms": _p(samples, 0.99)}
+    return {
+        "table.command_p50_ms": _p(samples, 0.5),
+        "table.command_p99_ms": _p(samples, 0.99),
+        "table.fsyncs_per_command": round(during / len(samples), 3),
+    }
+
+
+def _last_state(inboxes: dict[int | str, queue.SimpleQueue[Event]]) -> dict[str, Any]:
+    """Empty every subscriber's inbox (each must have had a new state); the referee's state."""
+    states: dict[int | str, dict[str, Any]] = {}
+    for view, inbox in inboxes.items():
+        while not inbox.empty():
+            event = inbox.get()
+            if event.kind in ("state", "new_game"):
+                states[view] = event.data
+        if view not in states:
+            raise RuntimeError(f"bench table: the {view} view was told no new state")
+    return states[REFEREE]
+
+
+def _next_command(state: dict[str, Any], game: int | None, rng: random.Random) -> Command:
+    """A random legal move of the seat deciding, or DRAW when the game waits for chance (the
+    die; the Table draws tile backs by itself in a digital game)."""
+    if "legal" in state:
+        seat = state["state"]["actor"]
+        return Command("phone", seat, "", game, action=rng.choice(state["legal"]))
+    return Command("gpio", None, "", game, intent="draw")
 
 
 def _fsyncs(probe: Path, count: int) -> dict[str, float]:

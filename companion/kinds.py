@@ -169,6 +169,13 @@ KINDS: dict[str, Kind] = {
 }
 
 
+def views_of(game: AnyGame, views: list[engine.events.View]) -> dict[Any, dict[str, Any]]:
+    """The game as each of `views` sees it (engine views: a seat, None, the referee)."""
+    if isinstance(game, Game):  # what the views see alike is built once
+        return game.views(views)
+    return {view: game.view(view) for view in views}
+
+
 def game_of(record: GameRecord) -> AnyGame:
     """A new game of `record`'s kind, before any of its actions."""
     return KINDS[record.kind].new(record)

@@ -38,6 +38,7 @@ from .kinds import (
     flotilla_setup,
     game_of,
     seen,
+    views_of,
 )
 from .proposals import CameraWatch, Proposal
 from .store import GameRecord, Row, Store, StoreError
@@ -82,6 +83,9 @@ class Loaded:
     """The events of each action of `log`, in the same order."""
     turn_start: int = 0
     """Index in `log` of the first action of the current turn (undo stops there)."""
+    at_turn_start: Game | None = None
+    """A Survive game as it stood at `turn_start`, kept so that an undo replays this turn
+    only, not the whole game."""
     events: int = 0
     """Events published so far; the next event's sequence number."""
 
@@ -98,6 +102,21 @@ class Loaded:
         self.events += len(events)
         if any(e.kind == "turn" for e in events):
             self.turn_start = len(self.log)
+            self.at_turn_start = self.game.copy() if isinstance(self.game, Game) else None
+
+    def take_back(self) -> None:
+        """Drop the last action in force (an undo): the game is the turn's start replayed."""
+        self.log.pop()
+        self.caused.pop()
+        if self.at_turn_start is None:
+            game = game_of(self.record)
+            rows = self.log
+        else:
+            game = self.at_turn_start.copy()
+            rows = self.log[self.turn_start :]
+        for row in rows:
+            game.apply(row.action)
+        self.game = game
 
 
 @dataclass(frozen=True)
@@ -344,8 +363,14 @@ class Table:
         return loaded
 
     def _snapshot(self, loaded: Loaded, view: View) -> dict[str, Any]:
+        return self._snapshots(loaded, [view])[view]
+
+    def _snapshots(self, loaded: Loaded, views: list[View]) -> dict[View, dict[str, Any]]:
+        """The game as each of `views` may see it, with what the table knows around it; what
+        they see alike is built once and shared (read-only)."""
         record = loaded.record
-        return {
+        states = views_of(loaded.game, [engine_view(v) for v in views])
+        common = {
             "game": record.id,
             "kind": record.kind,
             "players": record.players,
@@ -355,8 +380,11 @@ class Table:
             "can_undo": self._undoable(loaded) is not None,
             "status": dict(self.status),
             "camera": self._camera_json(loaded),
-            "state": loaded.game.view(engine_view(view)),
-            **KINDS[record.kind].choices(loaded.game, view),
+        }
+        choices = KINDS[record.kind].choices
+        return {
+            view: {**common, "state": states[engine_view(view)], **choices(loaded.game, view)}
+            for view in views
         }
 
     def _handle(self, command: Command) -> Reply:
@@ -427,20 +455,30 @@ class Table:
             self._publish(loaded, d.events, first)
         return seqs
 
+    def _following(self, game_id: int) -> list[Subscriber]:
+        return [
+            sub
+            for sub in self.subscribers
+            if (sub.game if sub.game is not None else self.current) == game_id
+        ]
+
     def _publish(self, loaded: Loaded, events: Sequence[AnyEvent], first: int) -> None:
-        """Tell every subscriber of the game its projection of `events`, numbered from `first`."""
+        """Tell every subscriber of the game its projection of `events`, numbered from `first`:
+        projected once per view, the same Event to every subscriber of that view."""
         game_id = loaded.record.id
-        for sub in list(self.subscribers):
-            following = sub.game if sub.game is not None else self.current
-            if following != game_id:
-                continue
-            view = engine_view(sub.view)
-            for i, event in enumerate(events):
-                sub.deliver(Event(game_id, first + i, event.kind, event.project(view)))
+        told: dict[View, list[Event]] = {}
+        for sub in self._following(game_id):
+            if sub.view not in told:
+                view = engine_view(sub.view)
+                told[sub.view] = [
+                    Event(game_id, first + i, e.kind, e.project(view)) for i, e in enumerate(events)
+                ]
+            for event in told[sub.view]:
+                sub.deliver(event)
 
     def _tell_state(self, loaded: Loaded) -> None:
         """After a command: every viewer gets the game as it may see it now, with its choices."""
-        self._broadcast(loaded, "state", lambda view: self._snapshot(loaded, view))
+        self._broadcast(loaded, "state")
 
     def _draws(self, loaded: Loaded) -> list[Done]:
         """Make, in memory, the table decisions the companion draws itself (a dealt tile's back,
@@ -462,18 +500,27 @@ class Table:
             return bool(loaded.record.settings.get("layout") == "random")
         return phase == "back" and loaded.record.mode == "digital"
 
-    def _broadcast(self, loaded: Loaded, kind: str, data: Callable[[View], dict[str, Any]]) -> None:
-        """A table event whose data depends on the viewer (e.g. a fresh snapshot)."""
+    def _broadcast(
+        self,
+        loaded: Loaded,
+        kind: str,
+        data: Callable[[View], dict[str, Any]] | None = None,
+        snapshot: bool = True,
+    ) -> None:
+        """A table event whose data depends on the viewer: `data`'s, then (`snapshot`) the
+        viewer's fresh snapshot. One Event per view, however many watch it."""
         game_id = loaded.record.id
         seq = loaded.events
         loaded.events += 1
-        made: dict[View, dict[str, Any]] = {}  # one projection per view, however many watch it
-        for sub in list(self.subscribers):
-            following = sub.game if sub.game is not None else self.current
-            if following == game_id:
-                if sub.view not in made:
-                    made[sub.view] = data(sub.view)
-                sub.deliver(Event(game_id, seq, kind, made[sub.view]))
+        following = self._following(game_id)
+        views = list(dict.fromkeys(sub.view for sub in following))
+        snapshots = self._snapshots(loaded, views) if snapshot and views else {}
+        made: dict[View, Event] = {}
+        for view in views:
+            told = data(view) if data is not None else {}
+            made[view] = Event(game_id, seq, kind, {**told, **snapshots.get(view, {})})
+        for sub in following:
+            sub.deliver(made[sub.view])
 
     # -- intents --------------------------------------------------------------------------
 
@@ -533,12 +580,14 @@ class Table:
         self.current = game_id
         loaded = Loaded.load(self._store.game(game_id), [])
         self._loaded[game_id] = loaded
-        self._broadcast(loaded, "new_game", lambda view: self._snapshot(loaded, view))
+        self._broadcast(loaded, "new_game")
         message = f"game {game_id} started"
         try:
             self._follow(loaded)
         except Refused:
             message += "; the island could not be dealt yet: send draw to go on"
+        if loaded.log:  # the island was dealt: everyone sees it laid
+            self._tell_state(loaded)
         return Reply(command.request_id, True, game_id, message=message)
 
     def _roll(self, loaded: Loaded, command: Command) -> Reply:
@@ -566,7 +615,7 @@ class Table:
             return self._act(loaded, command, game.draw())
         seat = game.state.turn
         roll = game.phase if game.state.step is None else game.state.step["kind"]
-        self._broadcast(loaded, "enter_faces", lambda view: {"seat": seat, "roll": roll})
+        self._broadcast(loaded, "enter_faces", lambda view: {"seat": seat, "roll": roll}, False)
         return Reply(command.request_id, True, loaded.record.id,
                      message=f"seat {seat + 1}'s phone asks for the faces of the {roll} roll: "
                      "enter what the dice show")  # fmt: skip
@@ -598,15 +647,17 @@ class Table:
         if command.seat is not None and command.seat != loaded.game.state.turn:
             raise Refused(f"only seat {loaded.game.state.turn + 1} may undo their own move")
         self._store.mark(loaded.record.id, [row.seq], "undone", f"undone by {command.source}")
-        self._reload(loaded.record.id)
-        loaded = self._loaded[loaded.record.id]
+        try:
+            loaded.take_back()
+        except Exception:  # memory is no longer the log: rebuild it from the store
+            self._reload(loaded.record.id)
+            raise
         kind = KINDS[loaded.record.kind]
         notation = kind.shown(loaded.game, row.action, _reader(command))
         self._broadcast(
             loaded,
             "undone",
-            lambda view: {"action": kind.shown(loaded.game, row.action, view),
-                          **self._snapshot(loaded, view)},
+            lambda view: {"action": kind.shown(loaded.game, row.action, view)},
         )  # fmt: skip
         return Reply(
             command.request_id, True, loaded.record.id, row.seq, message=f"undone: {notation}"
@@ -678,9 +729,7 @@ class Table:
                 ],
             }
 
-        self._broadcast(
-            loaded, "corrected", lambda view: {**change(view), **self._snapshot(loaded, view)}
-        )
+        self._broadcast(loaded, "corrected", change)
         self._follow(loaded)
         return Reply(
             command.request_id, True, loaded.record.id, new_seq,

@@ -496,3 +496,33 @@ def grown_to(seen: list[tuple[Event, dict[str, int]]], told: int, made: list[int
 
 def rows_of(table: Table, game: int) -> list[Any]:
     return table.read(lambda: table._store.log(game))  # type: ignore[no-any-return]
+
+
+def test_an_undo_late_in_a_game_leaves_what_the_store_replays(tmp_path: Path) -> None:
+    """An undo replays the turn from its start (kept in memory), not the whole game: the game
+    it leaves is the one a Table started afresh on the store rebuilds."""
+    table = started_table(tmp_path / "games.db")
+    try:
+        game = new_game(table, seed=6)
+        rng = random.Random(6)
+        undone = 0
+        engine_game = mirror(table, game)
+        while undone < 5 and not engine_game.over:
+            if engine_game.is_chance():
+                assert intent(table, game, "draw").accepted
+            else:
+                seat = engine_game.actor
+                action = rng.choice(engine_game.legal_actions())
+                reply = act(table, game, action, seat=seat)
+                assert reply.accepted
+                if action[0] == "move" and engine_game.state.turns_taken[0] > 1:
+                    assert intent(table, game, "undo", seat=seat).accepted
+                    undone += 1
+                    now = table.snapshot(game, "referee")
+                    fresh = Table(table._store).snapshot(game, "referee")
+                    assert now["state"] == fresh["state"] == mirror(table, game).referee_view()
+                    assert now["legal"] == fresh["legal"]
+            engine_game = mirror(table, game)
+        assert undone == 5
+    finally:
+        close(table)

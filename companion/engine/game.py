@@ -8,7 +8,7 @@ seeded draws (`chance`). Both then go through `apply()`; there is one code path.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from . import (
@@ -391,6 +391,11 @@ class Game:
     def view(self, viewer: View = None) -> dict[str, Any]:
         """The state as a seat (0-based), a spectator (None) or the referee may see it."""
         return views.view(self.state, viewer)
+
+    def views(self, viewers: Iterable[View]) -> dict[View, dict[str, Any]]:
+        """The state as each of `viewers` sees it, what they see alike built once and shared
+        (read-only)."""
+        return views.views(self.state, viewers)
 
     def referee_view(self) -> dict[str, Any]:
         return views.view(self.state, REFEREE)

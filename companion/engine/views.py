@@ -7,6 +7,7 @@ player holds is public. Values become public with the final result.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from . import board
@@ -28,14 +29,15 @@ PUBLIC_CTX = (
 
 
 def view(s: State, viewer: View) -> dict[str, Any]:
-    referee = viewer == REFEREE
+    return views(s, (viewer,))[viewer]
+
+
+def views(s: State, viewers: Iterable[View]) -> dict[View, dict[str, Any]]:
+    """The state as each of `viewers` may see it. What they all see alike is built once and
+    shared between their views (the same objects: read a view, never change it)."""
     over = s.phase in ("over", "reveal")  # at the end every value is shown (or told)
     own_values = s.rules.option("own_values_visible") == "yes"
-
-    def sees_value(p: int) -> bool:
-        return referee or over or (own_values and viewer == p // 10)
-
-    people = []
+    placed = []
     for p in sorted(s.p_owner):
         kind, at = s.p_kind[p], s.p_at[p]
         where = None if at == OFF else f"b{at + 1}" if kind == BOAT else board.name(at)
@@ -45,53 +47,86 @@ def view(s: State, viewer: View) -> dict[str, Any]:
             "where": PLACE_NAMES[kind],
             "at": where,
         }
-        if sees_value(p):
-            entry["value"] = s.p_value[p]
-        people.append(entry)
-    hands = []
-    for seat, held in enumerate(s.hands):
-        entry = {"seat": seat, "count": len(held)}
-        if referee or viewer == seat:
-            entry["tiles"] = [{"terrain": t, "back": k} for t, k in held]
-        hands.append(entry)
-    actor: Any = s.actor
-    if s.phase == "defence" and not (referee or viewer == s.actor):
-        actor = None  # who is asked would tell who may hold a repellent
-    elif s.actor == CHANCE:
-        actor = "table"
-    elif s.actor == NOBODY:
-        actor = None
-    out: dict[str, Any] = {
-        "viewer": "referee" if referee else "spectator" if viewer is None else viewer,
-        "players": s.players,
-        "mode": s.mode,
-        "rules": s.rules.to_json(),
-        "phase": s.phase,
-        "turn": s.turn,
-        "actor": actor,
-        "points": s.points,
-        "roll": s.roll,
-        "pending": _pending(s),
-        "tiles": {board.name(h): s.terrain[h] for h in board.LAND if s.terrain[h] is not None},
-        "sunk": dict(s.sunk),
-        "people": people,
-        "swam": sorted(person_name(p) for p in s.swam),
-        "boats": [
-            {
-                "id": f"b{b + 1}",
-                "at": None if pos == OFF else board.name(pos),
-                "people": [person_name(p) for p in s.b_people[b]],
-            }
-            for b, pos in enumerate(s.b_pos)
-        ],
-        "creatures": [_creature(s, c) for c in range(len(s.c_kind)) if s.c_kind[c] in s.in_play],
-        "hands": hands,
-        "turns_taken": list(s.turns_taken),
-        "result": s.result,
-    }
-    if referee:
-        out["known_backs"] = {t: dict(v) for t, v in s.known.items()}
-        out["seed"] = s.seed
+        placed.append((p, entry))
+    people_seen: dict[Any, list[dict[str, Any]]] = {}
+
+    def people(viewer: View) -> list[dict[str, Any]]:
+        # Who sees which values: everyone all at the end, the referee always, a seat its own
+        # under own_values_visible; nobody else any.
+        key: Any = "all" if viewer == REFEREE or over else None
+        if key is None and own_values and isinstance(viewer, int):
+            key = viewer
+        if key not in people_seen:
+            people_seen[key] = [
+                {**e, "value": s.p_value[p]} if key == "all" or key == p // 10 else e
+                for p, e in placed
+            ]
+        return people_seen[key]
+
+    counted: list[dict[str, Any]] = [
+        {"seat": seat, "count": len(held)} for seat, held in enumerate(s.hands)
+    ]
+
+    def hands(viewer: View) -> list[dict[str, Any]]:
+        shown: list[dict[str, Any]] = []
+        for seat, held in enumerate(s.hands):
+            if viewer in (REFEREE, seat):
+                tiles = [{"terrain": t, "back": k} for t, k in held]
+                shown.append({**counted[seat], "tiles": tiles})
+            else:
+                shown.append(counted[seat])
+        return shown
+
+    rules = s.rules.to_json()
+    pending = _pending(s)
+    tiles = {board.name(h): s.terrain[h] for h in board.LAND if s.terrain[h] is not None}
+    sunk = dict(s.sunk)
+    swam = sorted(person_name(p) for p in s.swam)
+    boats = [
+        {
+            "id": f"b{b + 1}",
+            "at": None if pos == OFF else board.name(pos),
+            "people": [person_name(p) for p in s.b_people[b]],
+        }
+        for b, pos in enumerate(s.b_pos)
+    ]
+    creatures = [_creature(s, c) for c in range(len(s.c_kind)) if s.c_kind[c] in s.in_play]
+    turns_taken = list(s.turns_taken)
+    out: dict[View, dict[str, Any]] = {}
+    for viewer in viewers:
+        referee = viewer == REFEREE
+        actor: Any = s.actor
+        if s.phase == "defence" and not (referee or viewer == s.actor):
+            actor = None  # who is asked would tell who may hold a repellent
+        elif s.actor == CHANCE:
+            actor = "table"
+        elif s.actor == NOBODY:
+            actor = None
+        one: dict[str, Any] = {
+            "viewer": "referee" if referee else "spectator" if viewer is None else viewer,
+            "players": s.players,
+            "mode": s.mode,
+            "rules": rules,
+            "phase": s.phase,
+            "turn": s.turn,
+            "actor": actor,
+            "points": s.points,
+            "roll": s.roll,
+            "pending": pending,
+            "tiles": tiles,
+            "sunk": sunk,
+            "people": people(viewer),
+            "swam": swam,
+            "boats": boats,
+            "creatures": creatures,
+            "hands": hands(viewer),
+            "turns_taken": turns_taken,
+            "result": s.result,
+        }
+        if referee:
+            one["known_backs"] = {t: dict(v) for t, v in s.known.items()}
+            one["seed"] = s.seed
+        out[viewer] = one
     return out
 
 
