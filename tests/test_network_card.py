@@ -153,7 +153,7 @@ def test_installed_files_are_valid_for_dnsmasq_avahi_and_polkit(
             text=True,
         )
         assert done.returncode == 0, done.stderr
-    assert "<port>80</port>" in avahi.read_text()
+    assert "<port>8000</port>" in avahi.read_text()  # the table's port: true on every network
     rule = tmp_path / files.POLKIT_PATH.relative_to("/")
     if shutil.which("node"):
         assert polkit_answers(rule, "companion") == {a: "yes" for a in files.POLKIT_ACTIONS}

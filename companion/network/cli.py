@@ -54,7 +54,9 @@ def cmd_hotspot(args: argparse.Namespace, load: ConfigLoader) -> int:
     nm = NetworkManager()
     try:
         if args.action == "install":
-            port = cfg["network.portal_port"] or cfg["web.port"]
+            # The table's own port: it listens there on every network (port 80 only while
+            # the hotspot is up), so what avahi announces is always true.
+            port = cfg["web.port"]
             why = check_user(args.user)
             if why:
                 print(f"companion hotspot install: {why}")

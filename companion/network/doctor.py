@@ -73,4 +73,8 @@ def portal(config: Config, root: Path = Path("/")) -> Check:
         return Check("portal", "warn", f"files installed; this Pi is called {name}, so the page is "
                      f"http://{name}.local, not http://{identity.HOSTNAME}.local",
                      f"sudo hostnamectl set-hostname {identity.HOSTNAME}")  # fmt: skip
-    return Check("portal", "ok", f"files installed; the page is http://{identity.HOSTNAME}.local")
+    return Check(
+        "portal", "ok",
+        f"files installed; the page is http://{identity.HOSTNAME}.local on the hotspot, "
+        f"http://{identity.HOSTNAME}.local:{config['web.port']} on the home network",
+    )  # fmt: skip

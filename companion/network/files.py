@@ -5,7 +5,8 @@
   file makes it answer every name with the Pi's address, so that phones' captive-portal probes
   reach the companion. It applies to shared connections only, never to the home network.
 - ``/etc/avahi/services/atlantis.service``: avahi announces the page as an HTTP service of the
-  Pi; with the host name ``atlantis`` the page is ``http://atlantis.local``.
+  Pi on the table's port; with the host name ``atlantis`` the page is
+  ``http://atlantis.local:8000``, and ``http://atlantis.local`` while the hotspot holds port 80.
 - ``/etc/polkit-1/rules.d/50-atlantis-hotspot.rules``: Debian lets only users of an active
   login session change NetworkManager's connections; the service has none, so this rule lets
   the service's user (and it alone) do what the hotspot needs.
