@@ -11,12 +11,13 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import Browser
 
 from companion.cli import main
 from companion.network import card, files, identity
 from tests.network_support import WLAN, Double
 
-pytest_plugins = ["tests.network_fixtures"]
+pytest_plugins = ["tests.network_fixtures", "tests.page_fixtures"]
 
 cv2 = pytest.importorskip("cv2")
 needs_poppler = pytest.mark.skipif(
@@ -25,11 +26,19 @@ needs_poppler = pytest.mark.skipif(
 
 
 def decode_codes(png: Path) -> set[str]:
-    """Every QR code OpenCV finds in the picture, decoded."""
+    """Every QR code OpenCV finds in the picture, decoded: in the whole card, and in each half
+    (one code each), since OpenCV's multi-code detector may miss one of two."""
     image = cv2.imread(str(png))
     assert image is not None, png
-    ok, texts, _points, _ = cv2.QRCodeDetector().detectAndDecodeMulti(image)
-    return {t for t in texts if t} if ok else set()
+    detector = cv2.QRCodeDetector()
+    ok, texts, _points, _ = detector.detectAndDecodeMulti(image)
+    found = {t for t in texts if t} if ok else set()
+    middle = image.shape[1] // 2
+    for half in (image[:, :middle], image[:, middle:]):
+        text, _points, _ = detector.detectAndDecode(half)
+        if text:
+            found.add(text)
+    return found
 
 
 def render(pdf: Path) -> tuple[Path, str]:
@@ -93,25 +102,20 @@ def test_new_password_changes_the_card_and_the_hotspot_profile(
     assert double.calls()[-1][-2:] == ["up", "atlantis-hotspot"]
 
 
-def test_card_svg_holds_both_codes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.page
+def test_card_svg_holds_both_codes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, browser: Browser
+) -> None:
     """The SVG card drawn by Debian's chromium (the browser the page tests use) is decoded."""
-    from playwright.sync_api import sync_playwright
-
-    from tests.page_support import CHROMIUM, CHROMIUM_ARGS
-
-    if not CHROMIUM.exists():
-        pytest.skip("Debian's chromium is not installed")
     config = environment(tmp_path, monkeypatch)
     output = tmp_path / "card.svg"
     assert main(["card", "--config", str(config), "--output", str(output)]) == 0
     network = identity.load(tmp_path / "state")
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        page = browser.new_page(viewport={"width": 500, "height": 700}, device_scale_factor=3)
-        page.set_content(f'<body style="margin:0">{output.read_text()}</body>')
-        page.locator("svg").screenshot(path=str(tmp_path / "card.png"))
-        text = page.locator("svg").text_content() or ""
-        browser.close()
+    page = browser.new_page(viewport={"width": 500, "height": 700}, device_scale_factor=3)
+    page.set_content(f'<body style="margin:0">{output.read_text()}</body>')
+    page.locator("svg").screenshot(path=str(tmp_path / "card.png"))
+    text = page.locator("svg").text_content() or ""
+    page.close()
     assert decode_codes(tmp_path / "card.png") == {network.qr_data(), "http://10.42.0.1/"}
     assert "481516" in text and network.password in text
 

@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, sync_playwright
+from playwright.sync_api import Browser
 
 from companion import config
 from companion.network.hotspot import Keeper
@@ -37,16 +37,16 @@ def hotspot(live: Live, double: Double, tmp_path: Path) -> Iterator[Keeper]:
 
 
 @pytest.fixture
-def resolving_browser(live: Live) -> Iterator[Browser]:
-    """A chromium for which every name on port 80 is the companion (dnsmasq's address=/#/)."""
+def resolving_browser(live: Live, browser: Browser) -> Iterator[Browser]:
+    """A chromium for which every name on port 80 is the companion (dnsmasq's address=/#/),
+    launched by the session's Playwright (one per thread)."""
     port = live.url.rsplit(":", 1)[1].strip("/")
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(
-            executable_path=str(CHROMIUM),
-            args=[*CHROMIUM_ARGS, f"--host-resolver-rules=MAP *:80 127.0.0.1:{port}"],
-        )
-        yield chromium
-        chromium.close()
+    chromium = browser.browser_type.launch(
+        executable_path=str(CHROMIUM),
+        args=[*CHROMIUM_ARGS, f"--host-resolver-rules=MAP *:80 127.0.0.1:{port}"],
+    )
+    yield chromium
+    chromium.close()
 
 
 @pytest.mark.parametrize(
