@@ -14,14 +14,14 @@ import logging
 import threading
 from typing import Any
 
-import waitress
-
 log = logging.getLogger(__name__)
 
 
 class PortalListener:
     def __init__(self, app: Any, host: str, port: int, threads: int) -> None:
-        self.server: Any = waitress.create_server(app, host=host, port=port, threads=threads)
+        from ..web.serving import make_server  # the table port's limits, here too
+
+        self.server: Any = make_server(app, host, port, threads)
         self.port = port
         self._thread = threading.Thread(target=self.server.run, name=f"portal:{port}", daemon=True)
         self._thread.start()
