@@ -18,6 +18,8 @@ INTENTS = (
     "next",  # go on: end movement, keep no tile, stop or leave the creature
     "undo",  # take back the current player's last move of this turn
     "correct",  # args: seq, action — a fact mis-entered (a die face, a tile back)
+    "sync",  # the camera only — args: disagree, the hexes where the board differs from the game
+    "status",  # the camera only — args: status, how it is (watching, error, ...)
     "confirm_proposal",
     "reject_proposal",
 )

@@ -14,16 +14,14 @@ import logging
 import queue
 import threading
 import time
-from collections import Counter
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from . import engine, history, seeds
+from . import history, seeds
 from .commands import REFEREE, Command, Event, Reply
 from .engine import Game, Rules, RulesError
-from .engine.data import TERRAIN_COUNT, TERRAINS
 from .flotilla import FlotillaError, RuleBroken
 from .flotilla.game import FlotillaGame
 from .kinds import (
@@ -40,26 +38,14 @@ from .kinds import (
     seen,
     views_of,
 )
-from .proposals import CameraWatch, Proposal
+from .proposals import CAMERA_ONLY_PROPOSES, Proposals
+from .refusals import Refused, UnknownGame
 from .store import GameRecord, Row, Store, StoreError
 
 log = logging.getLogger(__name__)
 
 MODES = ("digital", "physical")
 LAYOUTS = ("random", "table")
-
-
-class Refused(Exception):
-    """A command the Table will not carry out; `rule` is a spec id when a rule refuses it."""
-
-    def __init__(self, message: str, rule: str | None = None) -> None:
-        super().__init__(message)
-        self.rule = rule
-        self.message = message
-
-
-class UnknownGame(Refused):
-    """A game asked for that the table never played."""
 
 
 @dataclass
@@ -143,7 +129,7 @@ class Table:
         self._told: dict[int, int] = {}
         """Events told of games dropped from memory, so that a reload numbers on from there."""
         self.status: dict[str, Any] = {"panel": "none", "camera": "none"}
-        self.watches: dict[int, CameraWatch] = {}
+        self.proposals = Proposals(self._act, self._tell_state)
         """The camera's word on each game (a pending proposal, a disagreement)."""
         self.heartbeat = time.monotonic()
         """When the Table's thread last came round its loop; a watchdog reads it."""
@@ -231,10 +217,13 @@ class Table:
             self.subscribers.remove(subscriber)
 
     def snapshot(self, game: int | None, view: View) -> dict[str, Any]:
-        """A game as `view` may see it, with what the table knows around it."""
+        """A game as `view` may see it, with what the table knows around it; for the view
+        `CAMERA`, the island the camera should see (`Proposals.expected`), or None."""
 
-        def job() -> dict[str, Any]:
+        def job() -> dict[str, Any] | None:
             loaded = self._fetch(game)
+            if view == CAMERA:  # what the camera should see: the island, nothing hidden
+                return self.proposals.expected(loaded)
             return self._snapshot(loaded, view)
 
         result: dict[str, Any] = self.read(job)
@@ -279,50 +268,23 @@ class Table:
         return result
 
     def set_status(self, part: str, status: str) -> None:
-        """A panel or camera tells how it is connected; every viewer is told."""
+        """A panel tells how it is connected; every viewer is told."""
+        self._on_thread(lambda: self._set_status(part, status))
 
-        def job() -> None:
-            self.status[part] = status
-            for sub in list(self.subscribers):
-                game = sub.game if sub.game is not None else self.current
-                seq = self._loaded[game].events if game in self._loaded else 0
-                sub.deliver(Event(game or 0, seq, "status", dict(self.status)))
+    def _set_status(self, part: str, status: str) -> None:
+        self.status[part] = status
+        for sub in list(self.subscribers):
+            game = sub.game if sub.game is not None else self.current
+            seq = self._loaded[game].events if game in self._loaded else 0
+            sub.deliver(Event(game or 0, seq, "status", dict(self.status)))
 
-        self._on_thread(job)
-
-    def expected_board(self) -> dict[str, Any] | None:
-        """What the camera should see of the current game: ``game``, ``at`` (`_last`: it
-        changes with every action, undo and correction), ``phase``, ``tiles`` (each hex still
-        holding a tile → its terrain) and ``candidates`` (the tiles that may sink now; empty
-        when no sinking is due). None without a game in play."""
-
-        def job() -> dict[str, Any] | None:
-            try:
-                loaded = self._fetch(None)
-            except Refused:
-                return None
-            game = loaded.game
-            if not isinstance(game, Game) or game.over:  # the camera watches Survive's island
-                return None
-            terrain = game.state.terrain
-            legal = game.legal_actions() if game.phase == "sink" else []
-            sinkable = [a[1] for a in legal if a[0] == "sink"]
-            return {
-                "game": loaded.record.id,
-                "at": _last(loaded),
-                "phase": game.phase,
-                "tiles": {h: terrain[h] for h in engine.board.LAND if terrain[h] is not None},
-                "candidates": sinkable,
-            }
-
-        result: dict[str, Any] | None = self.read(job)
-        return result
-
-    def camera_sync(self, game: int, disagree: tuple[int, ...]) -> Future[None]:
-        """The camera compares the board with the game: `disagree` names the hexes where they
-        differ (empty: they agree again). Every phone is told; it is no command, as it changes
-        nothing of the game."""
-        return self._on_thread(lambda: self._sync(self._fetch(game), disagree))
+    def _camera_status(self, command: Command) -> Reply:
+        """The camera tells how it is (``args.status``): a command like its others."""
+        status = command.args.get("status")
+        if not isinstance(status, str) or not status or len(status) > 300:
+            raise Refused("a camera status is a short sentence")
+        self._set_status("camera", status)
+        return Reply(command.request_id, True, command.game, message="status noted")
 
     # -- inside the thread ----------------------------------------------------------------
 
@@ -379,7 +341,7 @@ class Table:
             "actions": len(loaded.log),
             "can_undo": self._undoable(loaded) is not None,
             "status": dict(self.status),
-            "camera": self._camera_json(loaded),
+            "camera": self.proposals.to_json(loaded),
         }
         choices = KINDS[record.kind].choices
         return {
@@ -390,7 +352,12 @@ class Table:
     def _handle(self, command: Command) -> Reply:
         try:
             if command.source == "camera" and command.intent is not None:
-                raise Refused(CAMERA_ONLY_PROPOSES)
+                if command.intent not in CAMERA_INTENTS:
+                    raise Refused(CAMERA_ONLY_PROPOSES)
+                if command.intent == "status":
+                    return self._camera_status(command)
+            if command.intent in CAMERA_INTENTS and command.source != "camera":
+                raise Refused(f"only the camera says {command.intent!r}")
             if command.intent == "new_game":
                 return self._new_game(command)
             loaded = self._fetch(command.game)
@@ -400,7 +367,9 @@ class Table:
                     return Reply(command.request_id, True, loaded.record.id, seq,
                                  message=f"already done as action {seq}")  # fmt: skip
             if command.source == "camera":  # it proposes; only a player's tap acts
-                return self._propose(loaded, command)
+                if command.intent == "sync":
+                    return self.proposals.sync(loaded, command)
+                return self.proposals.propose(loaded, command)
             if command.intent is None:
                 assert command.action is not None
                 return self._act(loaded, command, command.action)
@@ -749,177 +718,6 @@ class Table:
         self._forget(game_id)
         self._fetch(game_id)
 
-    # -- the camera's proposals ------------------------------------------------------------
-
-    def _watch(self, loaded: Loaded) -> CameraWatch:
-        return self.watches.setdefault(loaded.record.id, CameraWatch())
-
-    def _pending(self, loaded: Loaded) -> Proposal | None:
-        """The proposal still open: one made before the last action in force is stale."""
-        proposal = self._watch(loaded).proposal
-        return proposal if proposal is not None and proposal.at == _last(loaded) else None
-
-    def _camera_json(self, loaded: Loaded) -> dict[str, Any] | None:
-        watch = self.watches.get(loaded.record.id)
-        if watch is None:
-            return None
-        proposal = self._pending(loaded)
-        if proposal is None and not watch.out_of_sync:
-            return None
-        return {
-            "proposal": None if proposal is None else proposal.to_json(),
-            "out_of_sync": None if not watch.out_of_sync else {
-                "id": watch.sync_id,
-                "hexes": [{"hex": h, "name": engine.board.name(h)} for h in watch.out_of_sync],
-            },
-        }  # fmt: skip
-
-    def _propose(self, loaded: Loaded, command: Command) -> Reply:
-        """A command from the camera: its action is shown to every phone as a proposal, and
-        carried out only when a player confirms it."""
-        if command.seat is not None:
-            raise Refused("the camera proposes for the table; it never speaks for a seat")
-        action, args = command.action, command.args
-        watch = self._watch(loaded)
-        at = _last(loaded)
-        if action and action[0] == "terrain":
-            layout = self._to_lay(loaded, args.get("layout"))
-            doubtful = _hexes(args.get("doubtful", []), "doubtful")
-            if not set(doubtful) <= set(layout):
-                raise Refused("the doubtful positions must be among the layout's")
-            proposal = Proposal(watch.ids + 1, at, layout=layout, doubtful=doubtful)
-            said = "the island's layout"
-        elif action and action[0] == "sink" and len(action) == 2:
-            choices = _hexes([action[1], *_listed(args.get("alternatives", []))], "a sunk tile")
-            legal = {a[1] for a in loaded.game.legal_actions() if a[0] == "sink"}
-            wrong = [_hex_name(h) for h in choices if h not in legal]
-            if wrong:
-                raise Refused(
-                    f"{', '.join(wrong)} may not sink now: the camera's view is out of date"
-                )
-            confidence = args.get("confidence", 0.0)
-            if not _fraction(confidence):
-                raise Refused(f"a confidence is a number from 0 to 1, not {confidence!r}")
-            proposal = Proposal(watch.ids + 1, at, choices, float(confidence))
-            said = "the tile at " + " or ".join(engine.board.name(h) for h in choices) + " sank"
-        else:
-            raise Refused(CAMERA_ONLY_PROPOSES)
-        if watch.rejected == (at, proposal.what):
-            raise Refused(
-                "the players turned this proposal down; it stays down until the board changes"
-            )
-        watch.ids += 1
-        watch.proposal = proposal
-        watch.rejected, watch.out_of_sync, watch.ignored = None, (), ()
-        self._tell_state(loaded)
-        return Reply(command.request_id, True, loaded.record.id, message=f"proposed: {said}")
-
-    def _to_lay(self, loaded: Loaded, layout: Any) -> dict[int, str]:
-        """The terrain of every land position still to lay, in the order they are laid, with
-        the box's counts (B-2); Refused, saying what is wrong, otherwise."""
-        game = loaded.game
-        if not isinstance(game, Game) or game.phase != "terrain":
-            raise Refused("the island is not being laid now")
-        land, laid = engine.board.LAND, game.state.layout
-        if not isinstance(layout, dict):
-            raise Refused("a layout gives each land position's terrain")
-        extra = [h for h in layout if not _is_hex(h) or h not in land[laid:]]
-        missing = [h for h in land[laid:] if h not in layout]
-        if extra:
-            raise Refused(f"{_hex_name(extra[0])} is not a land position still to lay")
-        if missing:
-            raise Refused(f"the layout lacks {engine.board.name(missing[0])}")
-        wrong = [h for h in land[laid:] if layout[h] not in TERRAINS]
-        if wrong:
-            h = wrong[0]
-            raise Refused(f"{engine.board.name(h)}: {layout[h]!r} is not beach, forest or mountain")
-        counts = Counter(game.state.terrain[h] for h in land[:laid]) + Counter(layout.values())
-        if any(counts[t] != TERRAIN_COUNT[t] for t in TERRAINS):
-            has = ", ".join(f"{counts[t]} {t}" for t in TERRAINS)
-            box = ", ".join(f"{TERRAIN_COUNT[t]} {t}" for t in TERRAINS)
-            raise Refused(
-                f"that island has {has} tiles, the box {box}: correct the positions that are wrong",
-                "B-2",
-            )
-        return {h: layout[h] for h in land[laid:]}
-
-    def _asked(self, loaded: Loaded, command: Command) -> Proposal:
-        """The open proposal a phone's confirm or reject names by its id."""
-        proposal = self._pending(loaded)
-        if proposal is None or command.args.get("id") != proposal.id:
-            raise Refused(
-                "that camera proposal is no longer open (the game moved on, or the camera "
-                "proposed again): look at the board as it is now"
-            )
-        actor = loaded.game.actor
-        if command.seat is not None and actor is not None and command.seat != actor:
-            raise Refused(f"the tile is seat {actor + 1}'s to remove: their phone confirms it")
-        return proposal
-
-    def _confirm(self, loaded: Loaded, command: Command) -> Reply:
-        proposal = self._asked(loaded, command)
-        if proposal.layout is not None:
-            return self._lay(loaded, command, proposal.layout)
-        chosen = command.args.get("hex", proposal.choices[0])
-        if chosen not in proposal.choices:
-            names = ", ".join(engine.board.name(h) for h in proposal.choices)
-            raise Refused(f"the camera proposed {names}; confirm one of those, or reject it")
-        reply = self._act(loaded, command, ["sink", chosen])  # stored like a tapped sink
-        self._watch(loaded).proposal = None
-        return reply
-
-    def _lay(self, loaded: Loaded, command: Command, proposed: dict[int, str]) -> Reply:
-        """The island as proposed, with the players' corrections (``args.layout``), laid
-        position by position: each a stored fact, correctable like a tapped one."""
-        corrections = command.args.get("layout", {})
-        if not isinstance(corrections, dict):
-            raise Refused("the corrections give positions and their terrains")
-        layout = self._to_lay(loaded, {**proposed, **corrections})
-        quiet = replace(command, request_id="")
-        for n, terrain in enumerate(layout.values(), 1):
-            try:
-                # The request id goes with the last: a resent confirm finds the island laid.
-                reply = self._act(loaded, command if n == len(layout) else quiet,
-                                  ["terrain", terrain])  # fmt: skip
-            except Refused as e:
-                if n == 1:
-                    raise
-                raise Refused(
-                    f"{n - 1} of {len(layout)} positions were laid; then: {e.message}. Lay the "
-                    "rest by hand, or confirm what the camera proposes next"
-                ) from None
-        self._watch(loaded).proposal = None
-        return replace(reply, message=f"the island is laid: {len(layout)} positions")
-
-    def _reject(self, loaded: Loaded, command: Command) -> Reply:
-        watch = self._watch(loaded)
-        if watch.out_of_sync and command.args.get("id") == watch.sync_id:
-            # "Ignore the camera for now": until the board shows something else.
-            watch.ignored, watch.out_of_sync = watch.out_of_sync, ()
-            self._tell_state(loaded)
-            return Reply(command.request_id, True, loaded.record.id,
-                         message="the camera is ignored until the board changes")  # fmt: skip
-        proposal = self._asked(loaded, command)
-        watch.rejected, watch.proposal = (proposal.at, proposal.what), None
-        self._tell_state(loaded)
-        return Reply(command.request_id, True, loaded.record.id,
-                     message="the camera's proposal is dropped")  # fmt: skip
-
-    def _sync(self, loaded: Loaded, disagree: tuple[int, ...]) -> None:
-        watch = self._watch(loaded)
-        if disagree:
-            if disagree in (watch.out_of_sync, watch.ignored):
-                return
-            # The board disagrees: no proposal may be confirmed until it agrees again.
-            watch.ids += 1
-            watch.out_of_sync, watch.sync_id = disagree, watch.ids
-            watch.proposal, watch.rejected, watch.ignored = None, None, ()
-        elif watch.out_of_sync or watch.ignored:
-            watch.out_of_sync, watch.ignored = (), ()
-        else:
-            return
-        self._tell_state(loaded)
-
 
 def _not_theirs(kind: Kind, game: AnyGame, seat: int | None) -> str:
     """Why `seat` may not tell the table's dice now ("" when it may, or for no seat); a seat
@@ -940,44 +738,12 @@ def _reader(command: Command) -> View:
     return REFEREE if command.seat is None else command.seat
 
 
-def _last(loaded: Loaded) -> int:
-    """The highest sequence number in force (0 before any): it changes with every action, undo
-    and correction (a corrected action is stored anew, under the next number)."""
-    return max((row.seq for row in loaded.log), default=0)
+CAMERA = "camera"
+"""The view of the camera (`Table.snapshot`): the island it should see, nothing hidden."""
 
-
-CAMERA_ONLY_PROPOSES = (
-    "the camera only proposes a sunk tile or the island's layout; a player confirms or rejects it"
-)
-
-
-def _is_hex(h: Any) -> bool:
-    return isinstance(h, int) and not isinstance(h, bool) and 0 <= h < engine.board.SIZE
-
-
-def _hex_name(h: Any) -> str:
-    """A hex as people write it, when it is one; else as it was given (for a refusal)."""
-    return engine.board.name(h) if _is_hex(h) else repr(h)
-
-
-def _listed(value: Any) -> list[Any]:
-    if not isinstance(value, list | tuple):
-        raise Refused(f"a list of hexes was expected, not {value!r}")
-    return list(value)
-
-
-def _hexes(value: Any, what: str) -> tuple[int, ...]:
-    """`value` as land positions (engine hex numbers), or Refused naming what is wrong."""
-    hexes = tuple(_listed(value))
-    wrong = [h for h in hexes if not (_is_hex(h) and h in engine.board.LAND)]
-    if wrong:
-        raise Refused(f"{what}: {_hex_name(wrong[0])} is not a land position")
-    return hexes
-
-
-def _fraction(value: Any) -> bool:
-    """A real number from 0 to 1 (NaN is not)."""
-    return isinstance(value, int | float) and not isinstance(value, bool) and 0 <= value <= 1
+CAMERA_INTENTS = ("sync", "status")
+"""What the camera may say besides proposing: the board and the game disagree (``sync``, with
+``args.disagree``), and how the camera is (``status``, with ``args.status``)."""
 
 
 INTENTS: dict[str, Callable[[Table, Loaded, Command], Reply]] = {
@@ -986,6 +752,6 @@ INTENTS: dict[str, Callable[[Table, Loaded, Command], Reply]] = {
     "next": Table._next,
     "undo": Table._undo,
     "correct": Table._correct,
-    "confirm_proposal": Table._confirm,
-    "reject_proposal": Table._reject,
+    "confirm_proposal": lambda table, loaded, command: table.proposals.confirm(loaded, command),
+    "reject_proposal": lambda table, loaded, command: table.proposals.reject(loaded, command),
 }

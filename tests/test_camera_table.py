@@ -11,7 +11,7 @@ import pytest
 from companion.commands import REFEREE, SPECTATOR, Command, Event, Reply
 from companion.engine import IllegalAction, Rules, board, replay
 from companion.kinds import FACTS
-from companion.table import Subscriber, Table
+from companion.table import CAMERA, Subscriber, Table
 from tests.playing import mirror, new_game, play_until
 
 
@@ -22,6 +22,13 @@ def sinking(table: Table) -> tuple[int, list[int]]:
     game_id = new_game(table, seed=5, mode="physical")
     game = play_until(table, game_id, "sink")
     return game_id, [a[1] for a in game.legal_actions() if a[0] == "sink"]
+
+
+def disagree_at(table: Table, game: int, disagree: Any) -> None:
+    """The camera says where the board and the game disagree: a command like its others."""
+    args = {"disagree": list(disagree)}
+    reply = table.call(Command("camera", None, "", game, intent="sync", args=args))
+    assert reply.accepted, reply.message
 
 
 def propose(table: Table, game: int, tile: int, *others: int, seat: int | None = None) -> Reply:
@@ -165,24 +172,24 @@ def test_B_9_out_of_sync_is_shown_to_every_view_pauses_proposals_and_clears(
     pid = camera(table, game_id)["proposal"]["id"]  # type: ignore[index]
     heard = views(table)
     far = [h for h in board.LAND if h not in tiles][:2]
-    table.camera_sync(game_id, tuple(far)).result(5)
+    disagree_at(table, game_id, tuple(far))
     for view, events in heard.items():
         told = events[-1].data["camera"]
         assert [x["name"] for x in told["out_of_sync"]["hexes"]] == [board.name(h) for h in far]
         assert told["proposal"] is None, view
     refused = answer(table, game_id, "confirm_proposal", seat, id=pid)
     assert not refused.accepted
-    table.camera_sync(game_id, ()).result(5)
+    disagree_at(table, game_id, ())
     assert camera(table, game_id) is None
 
-    table.camera_sync(game_id, tuple(far)).result(5)
+    disagree_at(table, game_id, tuple(far))
     sync = camera(table, game_id, SPECTATOR)["out_of_sync"]["id"]  # type: ignore[index]
     assert answer(table, game_id, "reject_proposal", 1 - seat, id=sync).accepted  # ignore it
     assert camera(table, game_id) is None
     told = len(heard[REFEREE])
-    table.camera_sync(game_id, tuple(far)).result(5)  # the same disagreement: still ignored
+    disagree_at(table, game_id, tuple(far))  # the same disagreement: still ignored
     assert camera(table, game_id) is None and len(heard[REFEREE]) == told
-    table.camera_sync(game_id, (far[0],)).result(5)  # the board changed: shown again
+    disagree_at(table, game_id, (far[0],))  # the board changed: shown again
     assert camera(table, game_id)["out_of_sync"]["hexes"][0]["hex"] == far[0]  # type: ignore[index]
 
 
@@ -219,12 +226,12 @@ def test_B_21_the_camera_is_told_the_tiles_left_and_which_may_sink_now(table: Ta
     """B-21: the camera expects what the game knows: the 40 tiles at first, and candidates only
     in step 3, exactly the tiles the rules let sink."""
     game_id = new_game(table, seed=5)
-    expected = table.expected_board()
+    expected = table.snapshot(None, CAMERA)
     assert expected is not None and expected["game"] == game_id
     assert sorted(expected["tiles"]) == sorted(board.LAND) and expected["candidates"] == []
     assert expected["tiles"] == {h: mirror(table, game_id).state.terrain[h] for h in board.LAND}
     game = play_until(table, game_id, "sink")
-    expected = table.expected_board()
+    expected = table.snapshot(None, CAMERA)
     assert expected is not None and expected["phase"] == "sink"
     assert expected["candidates"] == [a[1] for a in game.legal_actions() if a[0] == "sink"]
 
@@ -444,3 +451,24 @@ def test_B_2_a_layout_cut_short_by_the_game_log_says_how_far_it_got(
     assert [a for a, _ in stored(table, game_id)] == [
         ["terrain", t] for t in list(box_layout().values())[:9]
     ]
+
+
+def test_the_camera_speaks_by_commands_and_only_the_camera_may_say_its_intents(
+    table: Table,
+) -> None:
+    """No rule: the camera's status and its sync are commands like any other; a phone saying
+    them is refused, and a malformed one is refused with a reason and changes nothing."""
+    game_id = new_game(table, seed=5)
+    heard = views(table)
+    status = table.call(Command("camera", None, "", None, intent="status", args={"status": "ok"}))
+    assert status.accepted and table.snapshot(game_id, SPECTATOR)["status"]["camera"] == "ok"
+    assert all(events[-1].kind == "status" and events[-1].data["camera"] == "ok"
+               for events in heard.values())  # fmt: skip
+    for intent, args in (("status", {"status": "x"}), ("sync", {"disagree": []})):
+        refused = table.call(Command("phone", 0, "", game_id, intent=intent, args=args))
+        assert not refused.accepted and "only the camera" in refused.message
+    bad = table.call(Command("camera", None, "", game_id, intent="sync", args={"disagree": [999]}))
+    assert not bad.accepted and "not a land position" in bad.message
+    assert camera(table, game_id) is None
+    empty = table.call(Command("camera", None, "", None, intent="status", args={"status": ""}))
+    assert not empty.accepted

@@ -89,3 +89,51 @@ def test_a_source_that_cannot_be_opened_is_a_status_saying_why_and_the_daemon_st
         d.stop()
     assert d.camera is None
     assert f"camera:    files:{missing}" in out.getvalue()
+
+
+def test_the_camera_reaches_the_table_only_by_commands_and_snapshots() -> None:
+    """No rule: the camera is an edge like the phones (issue 16): its daemon side calls no Table
+    method but submitting commands and reading snapshots, and its work (OpenCV, the tracker)
+    lives in a module that never touches the Table at all."""
+    import ast
+
+    import companion.camera
+    import companion.vision.watch
+
+    tree = ast.parse(Path(companion.camera.__file__).read_text(encoding="utf-8"))
+    used = {
+        node.attr
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Attribute)
+        and isinstance(node.value, ast.Attribute)
+        and node.value.attr == "table"
+    }
+    assert used == {"call", "submit", "snapshot"}
+    watch = Path(companion.vision.watch.__file__).read_text(encoding="utf-8")
+    assert "table" not in {
+        n.module.split(".")[-1] for n in ast.walk(ast.parse(watch))
+        if isinstance(n, ast.ImportFrom) and n.module
+    }  # fmt: skip
+
+
+def test_the_camera_works_in_a_process_of_its_own(table: Table, tmp_path: Path) -> None:
+    """No rule: the frames are looked at outside the daemon's interpreter, so its lock is never
+    held by the camera while a press waits; stopping the camera ends that process."""
+    import os
+
+    new_game(table, seed=5, mode="physical")
+    frames = tmp_path / "frames"
+    frames.mkdir()
+    rng = np.random.default_rng(3)
+    image = synth.render(rng, {h: "beach" for h in board.LAND}, []).image
+    assert cv2.imwrite(str(frames / "00.png"), image)
+    camera = Camera(table, f"files:{frames / '00.png'}", tmp_path / "c.json", interval=0.2)
+    camera.start()
+    try:
+        process = camera._process
+        assert process is not None and process.pid != os.getpid()
+        wait(lambda: camera.status.startswith("watching"), "the camera watching")
+        assert process.is_alive()
+    finally:
+        camera.stop()
+    assert not process.is_alive() and camera._process is None
