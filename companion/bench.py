@@ -503,7 +503,18 @@ def web_phones() -> dict[str, float]:
     return bench_web.phones_on_streams()
 
 
-RUNNERS["web"] = _chain(web, web_phones)
+def web_camera() -> dict[str, float]:
+    """The `web` section with the camera on (its own process); nothing without OpenCV."""
+    from . import bench_web
+
+    try:
+        import cv2  # noqa: F401
+    except ImportError:
+        return {}
+    return bench_web.with_camera()
+
+
+RUNNERS["web"] = _chain(web, web_phones, web_camera)
 
 
 def bots() -> dict[str, float]:

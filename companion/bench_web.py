@@ -110,7 +110,11 @@ def _p(samples: list[float], q: float) -> float:
 
 
 def web(
-    presses: int = 200, clients: int = 8, warmup: int = 10, seated: bool = False
+    presses: int = 200,
+    clients: int = 8,
+    warmup: int = 10,
+    seated: bool = False,
+    camera: bool = False,
 ) -> dict[str, float]:
     """``web.button_to_sse_p50_ms``/``_p99_ms``: `presses` presses, each from the button's
     release edge on its mock pin until every one of `clients` event streams has read the last
@@ -118,7 +122,11 @@ def web(
 
     `seated`: the streams are phones', as on a real table: each gives the PIN from an address
     of its own and follows the game through its session cookie — six in the seats of a
-    six-player game, the others watching (a seat is held by one phone)."""
+    six-player game, the others watching (a seat is held by one phone).
+
+    `camera`: the camera watches all along (`companion.camera.Camera`, its own process), on a
+    rendered photo of the game's island, looking at a frame every `CAMERA_INTERVAL` seconds —
+    more often than a Pi needs — so its work competes for the CPUs as it would at a table."""
     from gpiozero import Device
     from gpiozero.pins.mock import MockFactory, MockPWMPin
 
@@ -146,10 +154,13 @@ def web(
         context = multiprocessing.get_context("spawn")  # no fork of a process with threads
         ours, theirs = context.Pipe()
         process: Any = None
+        watching: Any = None
         try:
             panel.start()
             serving.start()
             game = _to_movement(tbl, SEATS if seated else 4)
+            if camera:
+                watching = _camera(tbl, game, Path(folder))
             port = int(server.effective_port)
             if seated:
                 streams = [
@@ -188,6 +199,8 @@ def web(
                     samples.append(read - start)
                 time.sleep(WINDOW + 0.01)  # the button's lockout after the release
         finally:
+            if watching is not None:
+                watching.stop()
             if process is not None:
                 with contextlib.suppress(OSError):
                     ours.send(None)
@@ -207,6 +220,40 @@ def web(
     return {
         "web.button_to_sse_p50_ms": _p(samples, 0.5),
         "web.button_to_sse_p99_ms": _p(samples, 0.99),
+    }
+
+
+CAMERA_INTERVAL = 0.1
+"""Seconds between the frames the camera looks at while the web is measured with it on."""
+
+
+def _camera(tbl: Table, game: int, folder: Path) -> Any:
+    """A camera watching a photo of `game`'s island (rendered, with OpenCV), started."""
+    import cv2
+    import numpy as np
+
+    from .camera import Camera
+    from .engine import board
+    from .table import CAMERA
+    from .vision import synth
+
+    tiles = tbl.snapshot(game, CAMERA)["tiles"]  # what the camera itself will expect
+    positions = {h: tiles.get(h, "sea") for h in board.LAND}
+    rng = np.random.default_rng(5)
+    photo = folder / "table.png"
+    cv2.imwrite(str(photo), synth.render(rng, positions, synth.random_pieces(rng, positions)).image)
+    watching = Camera(tbl, f"files:{photo}", folder / "calibration.json", CAMERA_INTERVAL)
+    watching.start()
+    _until(lambda: watching.status.startswith("watching"), "the camera watching", 60.0)
+    return watching
+
+
+def with_camera(presses: int = 200, clients: int = 8) -> dict[str, float]:
+    """``web.button_to_sse_p99_ms_camera`` (and p50): `web` with the camera watching."""
+    figures = web(presses=presses, clients=clients, camera=True)
+    return {
+        "web.button_to_sse_p50_ms_camera": figures["web.button_to_sse_p50_ms"],
+        "web.button_to_sse_p99_ms_camera": figures["web.button_to_sse_p99_ms"],
     }
 
 
