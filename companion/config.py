@@ -90,6 +90,12 @@ def _portal_port() -> tuple[Check, str]:
     )
 
 
+def _percent() -> tuple[Check, str]:
+    return (lambda v: isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= 100), (
+        "a whole number from 0 to 100"
+    )
+
+
 def _optional_text() -> tuple[Check, str]:
     return (lambda v: v is None or (isinstance(v, str) and v != "")), "a non-empty string"
 
@@ -115,6 +121,11 @@ KEYS: dict[str, dict[str, tuple[Any, tuple[Check, str]]]] = {
         "address": ("10.42.0.1", _ipv4()),
         "wait": (45, _seconds()),
         "portal_port": (80, _portal_port()),
+    },
+    "voice": {
+        "outlet": ("none", _one_of("none", "pi", "screen", "both")),
+        "volume": (80, _percent()),
+        "verbosity": ("events", _one_of("turns", "events", "all")),
     },
 }
 

@@ -16,7 +16,7 @@ import signal
 import sys
 from pathlib import Path
 from types import FrameType
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from . import notify, security, urls
 from .camera import Camera
@@ -25,6 +25,9 @@ from .config import Config
 from .panel import Panel, PanelError, open_panel, sim
 from .store import Store, StoreError
 from .table import Table
+
+if TYPE_CHECKING:
+    from .voice.announcer import Announcer
 
 log = logging.getLogger(__name__)
 
@@ -114,6 +117,7 @@ class Daemon:
         self.security: security.Security | None = None
         self.panel: Panel | None = None
         self.camera: Camera | None = None
+        self.voice: Announcer | None = None
         self.panel_trouble = ""
         """Why the configured panel did not start (the companion runs without it)."""
         self.keyboard = sim.terminal() if config["panel.kind"] == "sim" else None
@@ -155,7 +159,9 @@ class Daemon:
         from .web import serving
         from .web.seats import FILENAME, Seats
 
+        self._start_voice()
         app = web_app(self.table, with_security(self.config, self.security))
+        app.extensions["companion.voice"] = self.voice
         # Who holds which seat survives a restart, as the phones' cookies do.
         app.extensions["companion.seats"] = Seats(path=self.state_dir / FILENAME)
         if isinstance(self.panel, sim.SimPanel):
@@ -255,6 +261,21 @@ class Daemon:
         self.camera = Camera(self.table, source, calibration_path(self.config))
         self.camera.start()
 
+    def _start_voice(self) -> None:
+        """The table's voice, when ``[voice] outlet`` asks for one: a spectator of the Table."""
+        if self.config["voice.outlet"] == "none" or self.table is None:
+            return
+        from .voice.announcer import Announcer
+
+        self.voice = Announcer(
+            self.table,
+            self.config["game.language"],
+            self.config["voice.outlet"],
+            self.config["voice.verbosity"],
+            self.config["voice.volume"],
+        )
+        self.voice.start()
+
     def _demo_game(self, seed: int) -> None:
         assert self.table is not None
         reply = self.table.call(
@@ -285,6 +306,8 @@ class Daemon:
         lines.append(f"  camera:    {camera}")
         hotspot = self.hotspot.describe() if self.hotspot else "off ([network] hotspot = off)"
         lines.append(f"  hotspot:   {hotspot}")
+        voice = self.config["voice.outlet"]
+        lines.append(f"  voice:     {voice} ([voice] outlet); table screen: {self.urls[0]}table")
         if isinstance(self.panel, sim.SimPanel):
             lines.append(f"  panel page: {self.urls[0]}panel")
         lines += list(self.notes)
@@ -336,6 +359,9 @@ class Daemon:
         if self.camera is not None:
             self.camera.stop()
             self.camera = None
+        if self.voice is not None:
+            self.voice.stop()
+            self.voice = None
         if self.table is not None:
             self.table.stop()
         if self.store is not None:
