@@ -18,8 +18,9 @@ VENV_FLAGS ?=
 # as root. The hotspot's tests: network-manager (the real nmcli's --offline parser), dnsmasq-base
 # (dnsmasq --test), avahi-daemon and libxml2-utils (the service file against avahi's DTD),
 # poppler-utils (the card rendered to PNG and its text read back). nodejs runs the Pico
-# firmware's tests under MicroPython's WebAssembly port.
-APT_PACKAGES := systemd chromium python3-opencv network-manager dnsmasq-base avahi-daemon libxml2-utils poppler-utils nodejs
+# firmware's tests under MicroPython's WebAssembly port. The voice's: espeak-ng and sox (spoken
+# into WAV files and measured).
+APT_PACKAGES := systemd chromium python3-opencv network-manager dnsmasq-base avahi-daemon libxml2-utils poppler-utils nodejs espeak-ng sox
 # Extra arguments for pytest, e.g. `make pytest PYTEST_ARGS='-k serpent'`.
 PYTEST_ARGS ?=
 # MicroPython's official WebAssembly port, from npm, into a gitignored folder: the Pico firmware's
@@ -27,6 +28,10 @@ PYTEST_ARGS ?=
 NPM_TOOLS := .npm-tools
 MICROPYTHON_VERSION := 1.27.0
 MICROPYTHON := $(NPM_TOOLS)/micropython/node_modules/@micropython/micropython-webassembly-pyscript/micropython.mjs
+# axe-core, injected into the table screen by its accessibility test (tests/test_table_screen.py
+# names the file), the same way.
+AXE_VERSION := 4.14.1
+AXE := $(NPM_TOOLS)/axe/node_modules/axe-core/axe.min.js
 # Folders that ruff checks.
 LINT_PATHS := companion tests tools
 
@@ -75,7 +80,7 @@ typecheck: venv
 
 # pytest (internal): the test suite, slow tests excluded. pytest exits 5 when it collected no
 # tests; that is a failure here, because a green run must mean tests ran.
-pytest: venv $(MICROPYTHON)
+pytest: venv $(MICROPYTHON) $(AXE)
 	@status=0; \
 	$(BIN)/pytest -q -p no:cacheprovider --timeout=600 -m 'not slow' $(PYTEST_ARGS) || status=$$?; \
 	if [ $$status -eq 5 ]; then \
@@ -83,6 +88,9 @@ pytest: venv $(MICROPYTHON)
 	  exit 1; \
 	fi; \
 	exit $$status
+
+$(AXE): | npm
+	npm install --prefix $(NPM_TOOLS)/axe --no-save --no-audit --no-fund axe-core@$(AXE_VERSION)
 
 # test: everything a change must pass before it lands; CI runs this (.ci/run).
 test: venv lint typecheck pytest

@@ -30,7 +30,7 @@ SAME_EVERYWHERE = {
 }
 SAME_IN = {
     "es": {"status.panel", "value.no"},  # "Panel", "No"
-    "fr": {"setup.options", "colour.orange"},  # "Options", "orange"
+    "fr": {"setup.options", "colour.orange", "screen.points"},  # "Options", "orange", "points"
 }
 
 

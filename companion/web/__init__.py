@@ -5,6 +5,7 @@ creates game state or reaches it except through the Table's face (`submit`, `cal
 `snapshot`, `subscribe`). Each concern is a blueprint:
 
 - `pages`: the phone page (``/``) and its catalogues; its files come from ``web/`` (`assets`);
+- `screen`: the table screen (``/table``) and the table's voice (``/api/voice``);
 - `session`: the PIN, the seat and the language of each phone (``/api/session``);
 - `api`: games and commands (``/api/games``), health;
 - `stream`: Server-Sent Events of a game for one viewer;
@@ -26,7 +27,7 @@ from werkzeug.wrappers import Response
 from ..config import Config
 from ..network import portal
 from ..table import Table
-from . import api, errors, export, gamedata, openapi, pages, session, stream
+from . import api, errors, export, gamedata, openapi, pages, screen, session, stream
 from .assets import web_folder
 from .cookies import UntimedSessions
 from .seats import Seats
@@ -84,9 +85,10 @@ def create_app(
     app.extensions["companion.network"] = None  # the daemon's hotspot keeper, if any
     app.extensions["companion.seats"] = Seats()
     app.session_interface = UntimedSessions()
+    app.extensions.setdefault("companion.voice", None)  # the daemon hands in the Announcer
     errors.register(app)
     # The portal first: in hotspot mode its redirect answers a probe before anything else looks.
-    for module in (portal, pages, session, api, stream, gamedata, export, openapi):
+    for module in (portal, pages, screen, session, api, stream, gamedata, export, openapi):
         app.register_blueprint(module.bp)
     app.after_request(_headers)
     return app

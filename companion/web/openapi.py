@@ -264,6 +264,32 @@ PATHS: dict[str, Any] = {
             },
         }
     },
+    "/api/voice": {
+        "get": {
+            "summary": "The table's voice: its settings and the announcements the screen speaks.",
+            "parameters": [
+                {"name": "after", "in": "query", "schema": {"type": "integer", "minimum": 0}},
+                {"name": "wait", "in": "query", "schema": {"type": "number", "minimum": 0}},
+            ],
+            "responses": {"200": answer("The voice.", OBJECT), **errors(422)},
+        },
+        "post": {
+            "summary": "Mute the table's voice for everyone, or let it speak again.",
+            "security": GUARDED,
+            "requestBody": body(
+                {
+                    "type": "object",
+                    "required": ["muted"],
+                    "properties": {"muted": {"type": "boolean"}},
+                    "additionalProperties": False,
+                }
+            ),
+            "responses": {
+                "200": answer("The voice.", OBJECT),
+                **errors(400, 403, 413, 415, 422),
+            },
+        },
+    },
     "/api/games": {
         "get": {
             "summary": "Every game, oldest first.",

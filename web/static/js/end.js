@@ -58,10 +58,11 @@ function webLink(game) {
   return link;
 }
 
-export function endScreen({ snapshot, game, newGame, authorised }) {
+// The ranking and how it was reached: the phone's end screen, and the table screen's, large.
+export function resultParts(snapshot) {
   const view = snapshot.state;
   const result = view.result;
-  if (!result) return h("p", { text: t("end.waiting") });
+  if (!result) return null;
   const rows = result.ranking.map((entry) => {
     const player = byseat(snapshot, entry.seat);
     return h("li", { class: `place place-${entry.place}`, dataset: { seat: entry.seat, place: entry.place } },
@@ -73,13 +74,21 @@ export function endScreen({ snapshot, game, newGame, authorised }) {
   // E-6 ends a 1986 game on the volcano (said as B-30 is) or with everyone saved or lost.
   const volcano = !result.ended_by || (result.ended_by === "E-6" && result.ended_on_seat !== null && result.ended_on_seat !== undefined);
   const ended = volcano ? t("end.by.B-30", { name: byseat(snapshot, result.ended_on_seat ?? view.turn).name }) : t(`end.by.${result.ended_by}`);
-  return h("section", { class: "end screen-body" },
+  return [
     h("h1", { text: result.winners.length > 1 ? t("end.winners", { names: winners }) : t("end.winner", { names: winners }) }),
     h("p", { class: "ended", text: ended }),
     h("ol", { class: "ranking" }, rows),
     h("h2", { text: t("end.how") }),
     h("ul", { class: "reasons" }, result.reasons.map((r) => reason(snapshot, r, result))),
     h("p", { class: "note", text: note(view) }),
+  ];
+}
+
+export function endScreen({ snapshot, game, newGame, authorised }) {
+  const parts = resultParts(snapshot);
+  if (!parts) return h("p", { text: t("end.waiting") });
+  return h("section", { class: "end screen-body" },
+    parts,
     h("div", { class: "links" },
       h("a", { class: "button secondary", href: `/api/games/${game}/export`, download: `atlantis-game-${game}.json`, dataset: { link: "export" } }, t("end.export")),
       h("a", { class: "button secondary", href: `/api/games/${game}/bgstats`, dataset: { link: "bgstats" } }, t("end.bgstats")),

@@ -30,7 +30,7 @@ function fresh(key) {
   };
 }
 
-const colour = (c) => (has(`colour.${c}`) ? t(`colour.${c}`) : c);
+export const colour = (c) => (has(`colour.${c}`) ? t(`colour.${c}`) : c);
 const guildName = (g) => (has(`flotilla.guild.${g}`) ? t(`flotilla.guild.${g}`) : g);
 
 function chip(player) {
@@ -68,7 +68,7 @@ function segmented(values, current, set, label, data) {
 
 // -- what everyone sees ------------------------------------------------------------------------
 
-function captains(snapshot) {
+export function captains(snapshot) {
   const view = snapshot.state;
   return h("ul", { class: "players-strip" }, snapshot.players.map((p) => h("li", {
     class: view.turn === p.seat && view.phase !== "over" ? "player turn" : "player", dataset: { seat: p.seat },
@@ -76,7 +76,7 @@ function captains(snapshot) {
   p.seat === view.viewer ? h("span", { class: "you", text: t("players.you") }) : null)));
 }
 
-function supplyLine(snapshot) {
+export function supplyLine(snapshot) {
   const { supply, ending } = snapshot.state;
   const lines = [h("p", { class: "supply", dataset: { supply: supply.supply } },
     t("flotilla.supply", { n: supply.supply, each: supply.per_player }),
@@ -94,7 +94,7 @@ function rolledNote(view, rolled) {
   return rolled && view.note ? h("span", { class: "not-verified", dataset: { note: "unverified" }, text: t("flotilla.not_verified") }) : null;
 }
 
-function lastStep(snapshot) {
+export function lastStep(snapshot) {
   const view = snapshot.state;
   const last = view.last;
   if (!last) return null;
@@ -124,7 +124,7 @@ function lastStep(snapshot) {
 }
 
 // The last trade (F-3): what changed hands, what it cost and paid, and the VP past either end.
-function lastTrade(snapshot) {
+export function lastTrade(snapshot) {
   const trade = snapshot.state.trade;
   if (!trade) return null;
   const goods = (key, counts) => Object.entries(counts).filter(([, n]) => n).map(([c, n]) => t(key, { n, colour: colour(c) }));
@@ -365,7 +365,7 @@ async function startFix(ctx, roll) {
 
 const CRITERIA = { "most VP": "vp", "lower toxicity": "toxicity", "more crew cards": "crew", "more currency left": "currency", shared: "shared" };
 
-function ending(snapshot) {
+export function ending(snapshot) {
   const result = snapshot.state.result;
   const name = (s) => byseat(snapshot, s).name;
   const scores = Object.fromEntries(result.scores.map((s) => [s.seat, s]));

@@ -22,7 +22,8 @@ export function follow(game, { onSnapshot, onEvent, onStatus, onConnection, onSe
 
   function open() {
     if (stopped) return;
-    source = new EventSource(`/api/games/${game}/stream`);
+    // No game: whichever game is current, following the table from one game to the next.
+    source = new EventSource(game === null ? "/api/stream" : `/api/games/${game}/stream`);
     source.onopen = () => {
       wait = 1000;
       busy = false;
