@@ -14,7 +14,7 @@ import tempfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from . import bench, config, daemon, doctor, history, security, seeds, service, simulate
+from . import bench, config, daemon, doctor, history, kiosk, security, seeds, service, simulate
 from .bots import LEVELS
 from .engine import Rules, RulesError
 from .network import cli as network_cli
@@ -223,6 +223,29 @@ def cmd_install_service(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_kiosk(args: argparse.Namespace) -> int:
+    cfg = _config(args)
+    output = Path(args.output).expanduser()
+    chromium = kiosk.browser()
+    try:
+        output.parent.mkdir(parents=True, exist_ok=True)
+        text = kiosk.unit(chromium, cfg["web.port"])
+        security.atomic_write(output, text.encode(), mode=0o644)
+    except OSError as e:
+        print(f"companion kiosk: cannot write {output}: {e.strerror}", file=sys.stderr)
+        return 1
+    print(f"Wrote {output}: opens {kiosk.address(cfg['web.port'])} in {chromium}, full-screen.")
+    if not chromium.is_file():
+        print(
+            f"warning: {chromium} is missing here; on the Pi: sudo apt install chromium",
+            file=sys.stderr,
+        )
+    print("Next (as the desktop's user, not root):")
+    for step in kiosk.next_steps(output):
+        print(f"  {step}")
+    return 0
+
+
 def parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(
         prog="companion", description="Survive: Escape from Atlantis! table companion"
@@ -315,6 +338,17 @@ def parser() -> argparse.ArgumentParser:
         help=f"where to write the unit (default: {service.DEFAULT_OUTPUT})",
     )
     ins.set_defaults(run=cmd_install_service)
+
+    ki = with_config(
+        sub.add_parser("kiosk", help="write the user unit that shows the table screen at boot")
+    )
+    ki.add_argument(
+        "--output",
+        default=str(kiosk.DEFAULT_OUTPUT),
+        metavar="PATH",
+        help=f"where to write the unit (default: {kiosk.DEFAULT_OUTPUT})",
+    )
+    ki.set_defaults(run=cmd_kiosk)
 
     vision_cli.add_parser(sub, with_config)
     network_cli.add_parsers(sub, with_config, _config)

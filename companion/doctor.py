@@ -398,6 +398,55 @@ def portal(config: Config) -> Check:
     return doctor.portal(config)
 
 
+# -- the table screen and the voice -----------------------------------------------------------
+
+
+def kiosk_screen(config: Config) -> Check:
+    """Does the table screen's kiosk run (companion kiosk's user unit)?"""
+    from . import kiosk
+
+    unit = kiosk.DEFAULT_OUTPUT.expanduser()
+    if not unit.is_file():
+        return Check(
+            "kiosk", "warn", "the table screen is not installed on this Pi's HDMI output",
+            "companion kiosk, then systemctl --user enable --now companion-kiosk.service",
+        )  # fmt: skip
+    state = kiosk.state()
+    if state == "active":
+        return Check("kiosk", "ok", f"the table screen runs ({unit})")
+    return Check(
+        "kiosk", "warn", f"{unit} is installed but {state}",
+        "systemctl --user enable --now companion-kiosk.service (in the desktop session)",
+    )  # fmt: skip
+
+
+def voice(config: Config) -> Check:
+    """Can the table speak as ``[voice]`` asks: espeak-ng and its voice for the language?"""
+    import shutil
+    import subprocess
+
+    outlet = config["voice.outlet"]
+    lang = config["game.language"]
+    if outlet == "none":
+        return Check("voice", "ok", 'off ([voice] outlet = "none")')
+    if outlet == "screen":
+        return Check("voice", "ok", "the table screen speaks (tap it once to switch it on)")
+    program = shutil.which("espeak-ng")
+    if program is None:
+        return Check(
+            "voice", "fail", f"[voice] outlet = {outlet!r} but espeak-ng is missing",
+            "sudo apt install espeak-ng",
+        )  # fmt: skip
+    listed = subprocess.run(
+        [program, "--voices=" + lang], capture_output=True, text=True, timeout=10, check=False
+    )
+    if len(listed.stdout.strip().splitlines()) < 2:
+        return Check(
+            "voice", "fail", f"espeak-ng has no {lang!r} voice", "sudo apt install espeak-ng-data"
+        )  # fmt: skip
+    return Check("voice", "ok", f"espeak-ng speaks {lang} ({outlet}, {config['voice.verbosity']})")
+
+
 CHECKS: tuple[Callable[[Config], Check], ...] = (
     config_file,
     store,
@@ -409,6 +458,8 @@ CHECKS: tuple[Callable[[Config], Check], ...] = (
     calibration,
     hotspot,
     portal,
+    voice,
+    kiosk_screen,
 )
 
 
