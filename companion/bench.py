@@ -34,7 +34,7 @@ from .mounts import filesystem
 from .store import Store
 from .table import Subscriber, Table
 
-SECTIONS = ("engine", "table", "web", "panel", "vision", "bots")
+SECTIONS = ("engine", "table", "web", "panel", "vision", "bots", "voice")
 
 
 def cpu_model() -> str:
@@ -191,7 +191,11 @@ VIEWS: tuple[int | str, ...] = (0, 1, 2, 3, SPECTATOR, REFEREE)
 """The bench's subscribers: each seat's phone, a watcher, the table's own view."""
 
 
-def _commands(path: Path, commands: int) -> dict[str, float]:
+def _commands(
+    path: Path, commands: int, attach: Callable[[Table], Callable[[], None]] | None = None
+) -> dict[str, float]:
+    """`attach`, if given, adds a listener to the started Table (the voice) and returns what
+    stops it."""
     store = Store(path)
     commits = 0
 
@@ -202,6 +206,7 @@ def _commands(path: Path, commands: int) -> dict[str, float]:
     store.db.set_trace_callback(traced)
     tbl = Table(store)
     tbl.start()
+    detach = attach(tbl) if attach is not None else None
     inboxes: dict[int | str, queue.SimpleQueue[Event]] = {v: queue.SimpleQueue() for v in VIEWS}
     for view, inbox in inboxes.items():
         tbl.subscribe(Subscriber(None, view, inbox.put))
@@ -225,6 +230,8 @@ def _commands(path: Path, commands: int) -> dict[str, float]:
                     raise RuntimeError(f"the Table refused {command}: {reply.message}")
                 state = _last_state(inboxes)
     finally:
+        if detach is not None:
+            detach()
         tbl.stop()
         store.close()
     return {
@@ -525,6 +532,16 @@ def bots() -> dict[str, float]:
 
 
 RUNNERS["bots"] = bots
+
+
+def voice() -> dict[str, float]:
+    """The `voice` section: companion.voice.bench."""
+    from .voice import bench as voice_bench
+
+    return voice_bench.voice()
+
+
+RUNNERS["voice"] = voice
 
 
 def run(sections: list[str]) -> dict[str, Any]:

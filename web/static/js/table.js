@@ -334,6 +334,9 @@ async function start() {
     },
   });
   window.addEventListener("resize", render);
+  // The kiosk (companion kiosk) opens /table#voice=on in a Chromium allowed to speak without a
+  // tap; any other browser waits for the tap on the button.
+  if (/voice=on/.test(location.hash) && ["screen", "both"].includes(screen.voice.outlet)) voiceOn();
 }
 
 HAPPENINGS.push(...FLOTILLA_EVENTS.filter((k) => !HAPPENINGS.includes(k)));
