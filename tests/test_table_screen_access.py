@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import http.cookiejar
 import json
+import re
 import urllib.error
 import urllib.request
 from pathlib import Path
 
-from tests.daemon_support import environment, free_port, running, wait_http_200, write_config
+from tests.daemon_support import environment, free_port, running, stop, wait_http_200, write_config
+from tests.test_network_portal import probes_redirect, served, until
 
 PIN = "97531864"
 
@@ -82,3 +84,16 @@ def test_the_table_screen_shows_the_pin_only_to_the_table_and_to_who_gave_it(
         assert json.loads(voice)["outlet"] == "screen"
         proc.terminate()
         assert proc.wait(10) == 0
+
+
+def test_while_the_table_is_its_own_wifi_the_screen_shows_that_networks_qr_code(
+    tmp_path: Path,
+) -> None:
+    """The hotspot up (companion.network, NetworkManager's double on PATH): the table screen's
+    join panel offers the Wi-Fi's QR code beside the page's, named after the network."""
+    with served(tmp_path, "on") as (port, _, _, proc):
+        until(lambda: probes_redirect(port))
+        status, page = fetch(opener(), f"http://127.0.0.1:{port}/table")
+        assert status == 200 and "data-wifi" in page and "Wi-Fi QR code" in page
+        assert re.search(r'data-caption="wifi">Atlantis-[0-9A-Fa-f]{4}<', page), page
+        stop(proc)  # type: ignore[arg-type]

@@ -2,7 +2,8 @@
 
 ``GET /table`` renders ``web/templates/table.html``: a spectator's page for a TV, a tablet or a
 monitor at the end of the table, in the table's language (``[game] language``: it is the
-table's screen, not one phone's), which loads ``/static/js/table.js``.
+table's screen, not one phone's), which loads ``/static/js/table.js``. While the table is its
+own Wi-Fi (companion.network), the join panel shows that network's QR code beside the page's.
 
 **Who sees the PIN.** The screen shows the table PIN in its join panel, so that people sitting
 down can join. The PIN is the one thing that separates a player from anyone on the Wi-Fi, so
@@ -31,6 +32,7 @@ from typing import Any
 from flask import Blueprint, Response, current_app, jsonify, render_template, request
 from markupsafe import Markup
 
+from ..network import portal
 from . import access, payload
 from .pages import CSP, qr_svg, table_url
 
@@ -54,7 +56,7 @@ def shows_pin() -> bool:
 
 @bp.get("/table")
 def table_screen() -> Response:
-    url = table_url()
+    url, wifi = portal.join_codes(table_url())
     announcer = voice()
     html = render_template(
         "table.html",
@@ -62,6 +64,8 @@ def table_screen() -> Response:
         lang=current_app.config["DEFAULT_LANGUAGE"],
         table_url=url,
         qr_svg=Markup(qr_svg(url)),
+        wifi_name=wifi.ssid if wifi else None,
+        wifi_qr_svg=Markup(qr_svg(wifi.qr_data())) if wifi else None,
         pin=access.table_pin() if shows_pin() else None,
         voice=announcer.outlet if announcer is not None else "none",
     )
