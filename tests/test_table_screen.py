@@ -33,8 +33,9 @@ from companion.engine import Game, Rules
 from companion.store import Store
 from companion.table import Table
 from companion.voice.announcer import Announcer
+from companion.voice.words import Announcement
 from companion.web import create_app, end_streams
-from tests.page_support import ARTIFACTS, PIN, SECRET, Live
+from tests.page_support import ARTIFACTS, PIN, SECRET, Live, Phone
 from tests.test_web_hidden import DIGITAL, PHYSICAL, SEED, Scenario, two_games
 from tests.web_support import self_drawn, sender
 
@@ -140,7 +141,7 @@ def served(folder: Path, lang: str) -> Iterator[tuple[Live, Announcer]]:
         thread.join(5)
         voice.stop()
         table.stop()
-        table.store.close()
+        table._store.close()
 
 
 def seq_of(table: Table, game: int) -> int:
@@ -355,3 +356,33 @@ def test_no_secret_reaches_the_table_screen(
 
 def test_the_rules_of_the_scenarios_are_what_the_games_were_started_with() -> None:
     assert PHYSICAL.rules == Rules() and DIGITAL.rules.options["own_values_visible"] == "yes"
+
+
+def test_a_phone_with_the_pin_mutes_the_voice_for_everyone(
+    browser: Browser, tmp_path: Path
+) -> None:
+    with served(tmp_path, "en") as (live, voice):
+        screen = Screen.open(browser, live.url, "1024", pin=False)
+        phone = Phone.open(browser, live.url, "mute")
+        try:
+            screen.page.click("[data-voice=off]")
+            screen.page.wait_for_selector("[data-voice=on]")
+            assert phone.page.locator(".voice-toggle").count() == 0  # no PIN, no say
+            phone.join()
+            phone.page.click(".voice-toggle[data-voice=on]")
+            phone.page.wait_for_selector(".voice-toggle[data-voice=muted]")
+            assert voice.muted
+            screen.page.wait_for_selector("[data-voice=muted]")  # the screen's wait ends at once
+            voice.announce(Announcement("turn", "Ana's turn.", "en", 1, 1))
+            assert voice.said(0) == []  # muted: nothing reaches the screen
+            phone.page.click(".voice-toggle[data-voice=muted]")
+            screen.page.wait_for_selector("[data-voice=on]")
+            voice.announce(Announcement("turn", "Bruno's turn.", "en", 1, 2))
+            screen.page.wait_for_function(
+                '() => window.__spoken.some(u => u.text === "Bruno\'s turn.")'
+            )
+            texts = [u["text"] for u in screen.page.evaluate("window.__spoken")]
+            assert "Ana's turn." not in texts
+        finally:
+            screen.close()
+            phone.close()

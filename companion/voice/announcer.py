@@ -142,7 +142,10 @@ class Announcer:
         for one when there is none yet."""
         with self._news:
             if self._count <= after and wait > 0:
-                self._news.wait_for(lambda: self._count > after, timeout=wait)
+                muted = self.muted  # a mute or unmute ends the wait too: the screen says it
+                self._news.wait_for(
+                    lambda: self._count > after or self.muted != muted, timeout=wait
+                )
             return [a for a in self._said if a["id"] > after]
 
     def last_id(self) -> int:
@@ -150,7 +153,9 @@ class Announcer:
             return self._count
 
     def mute(self, muted: bool) -> None:
-        self.muted = muted
+        with self._news:
+            self.muted = muted
+            self._news.notify_all()
 
     def describe(self) -> dict[str, Any]:
         return {

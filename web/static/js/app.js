@@ -37,6 +37,7 @@ const app = {
   ui: { selected: null, value: null, dive: null, refusal: null, busy: false, zoom: "near", focus: "" },
   pinError: null,
   poll: null,
+  voice: null,
 };
 
 const main = () => document.getElementById("main");
@@ -63,6 +64,7 @@ function renderBar() {
     h("span", { class: `conn ${conn}`, id: "conn", dataset: { connected: conn }, role: "status" },
       h("span", { class: "dot", "aria-hidden": "true" }), t(`conn.${conn}`)),
     h("span", { class: "parts" }, part("panel"), part("camera")),
+    voiceToggle(),
     h("select", { class: "lang", "aria-label": t("lang.choose"), dataset: { field: "language" }, onchange: async (e) => {
       const chosen = e.target.value;
       await switchTo(chosen);
@@ -71,6 +73,22 @@ function renderBar() {
       post("/api/session/language", { language: chosen }).catch(() => {});
     } },
       LANGUAGES.map((l) => h("option", { value: l, selected: l === language() ? true : null }, t(`lang.${l}`)))));
+}
+
+// The table's voice (when it has one): a phone with the PIN mutes it for everyone, or lets it
+// speak again.
+function voiceToggle() {
+  const voice = app.voice;
+  if (!voice || voice.outlet === "none" || !app.session.authorised) return null;
+  const label = t(voice.muted ? "voice.unmute" : "voice.mute");
+  return h("button", { class: "icon voice-toggle", dataset: { voice: voice.muted ? "muted" : "on" }, "aria-label": label, title: label, onclick: async () => {
+    try {
+      app.voice = await post("/api/voice", { muted: !voice.muted });
+    } catch {
+      /* the bar stays as it was; the table is unreachable or the PIN was lost */
+    }
+    renderBar();
+  } }, voice.muted ? "🔇" : "🔊");
 }
 
 // -- acting -------------------------------------------------------------------------------------
@@ -440,7 +458,7 @@ async function start() {
   renderBar();
   try {
     await loadSession();
-    [app.board] = await Promise.all([get("/api/board"), loadGames()]);
+    [app.board, app.voice] = await Promise.all([get("/api/board"), get("/api/voice").catch(() => null), loadGames()]);
   } catch (e) {
     show(main(), h("p", { class: "refusal", role: "alert", text: e.sentence || String(e) }));
     return;
