@@ -159,7 +159,7 @@ GAMES = {
     "kit": ("es", {"players": 5, "modules": ["base", "five-six", "dive-dice", "squid"]}),
     "1986": ("fr", {"players": 2, "modules": ["escape-1986"]}),
 }
-EVERY_STEP = {"base": ("1920", "1024"), "kit": ("1024",), "1986": ("1024",)}
+EVERY_STEP = {"base": ("1920", "1024"), "kit": (), "1986": ()}
 """The screens checked after every command (the others at the moments photographed and at the
 end): a screen redraws the whole board on every change, and chromium paints it in software."""
 
@@ -338,12 +338,16 @@ def test_no_secret_reaches_the_table_screen(
             referee_differed = False
             for n, pair in enumerate(zip(first, second, strict=True)):
                 for live, game, mirror, action, screen in zip(tables, games, mirrors, pair, screens, strict=True):  # fmt: skip
-                    if not self_drawn(mirror, scenario.mode, scenario.layout):
+                    drawn = self_drawn(mirror, scenario.mode, scenario.layout)
+                    if not drawn:
                         command = Command("phone", sender(mirror), "", game, action=list(action))
                         reply = live.table.call(command)
                         assert reply.accepted, (action, reply.message)
                     mirror.apply(action)
-                    screen.shows(seq_of(live.table, game), land_of(live.table, game))
+                    if not drawn:  # what the Table draws itself comes with the command before
+                        screen.shows(seq_of(live.table, game), land_of(live.table, game))
+                if drawn:  # both tables drew it themselves: nothing new was sent
+                    continue
                 seen = [without_moments(s.page.evaluate(MARKUP)) for s in screens]
                 assert seen[0] == seen[1], f"the screens differ after action {n}: {pair}"
                 views = [live.table.snapshot(g, REFEREE)["state"] for live, g in zip(tables, games, strict=True)]  # fmt: skip
