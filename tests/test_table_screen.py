@@ -43,7 +43,7 @@ pytest_plugins = ["tests.page_fixtures"]
 pytestmark = pytest.mark.page
 
 ROOT = Path(__file__).resolve().parent.parent
-AXE = ROOT / ".npm-tools" / "node_modules" / "axe-core" / "axe.min.js"
+AXE = ROOT / ".npm-tools" / "axe" / "node_modules" / "axe-core" / "axe.min.js"
 SIZES = {"1920": {"width": 1920, "height": 1080}, "1024": {"width": 1024, "height": 768}}
 LIMIT = 1500
 """Decisions before a game is given up as endless."""
