@@ -178,3 +178,25 @@ def test_without_opencv_the_vision_commands_say_how_to_get_it(
     assert status == 1
     assert "OpenCV is not importable" in err and "apt install python3-opencv" in err
     assert not (tmp_path / "m.svg").exists()
+
+
+def test_record_saves_a_labelled_sequence_that_the_recorded_reader_reads_back(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """No rule: `companion vision record --synthetic` writes frames in recorded.py's form, each
+    marked synthetic, the first a setup photo with all 40 tiles; a camera recording needs the
+    game whose log labels it, and a used folder is refused."""
+    out = tmp_path / "rec"
+    status, said, _ = run(capsys, "vision", "record", "--synthetic", "3", "--frames", "3",
+                          "--small", "--output", str(out))  # fmt: skip
+    assert status == 0 and "marked synthetic" in said
+    frames = recorded.load(out)
+    assert len(frames) == 3 and frames[0].setup and not frames[1].setup
+    assert all(f.truth.mode == "synthetic" for f in frames)
+    assert all(t != "sea" for t in frames[0].truth.positions.values())
+    assert sum(t == "sea" for t in frames[2].truth.positions.values()) == 2  # a tile a turn
+    assert frames[0].image().shape == (480, 640, 3)
+    status, _, err = run(capsys, "vision", "record", "--synthetic", "3", "--output", str(out))
+    assert status == 1 and "not empty" in err
+    status, _, err = run(capsys, "vision", "record", "--output", str(tmp_path / "new"))
+    assert status == 1 and "--game" in err

@@ -194,6 +194,89 @@ def cmd_markers(args: argparse.Namespace) -> int:
     return 0
 
 
+SYNTHETIC_NOTE = """# Synthetic frames
+
+Rendered by `companion vision record --synthetic`, not photographed: the renderer's board,
+light and camera (companion/vision/synth.py). They stand in until real recordings exist; a
+test reads them as it would read a real table's. Each frame's JSON says "mode": "synthetic".
+"""
+
+
+def _game_board(cfg: config.Config, game: int) -> dict[int, str]:
+    """The land positions as the stored `game` stands now: terrain, or sea once sunk."""
+    from .. import history
+    from ..engine import Game
+    from ..store import Store, StoreError
+
+    if not cfg.store_path.exists():
+        raise VisionError(f"no game log at {cfg.store_path}")
+    store = Store(cfg.store_path)
+    try:
+        played = history.replay_game(store.game(game), store.log(game, everything=True))
+    except StoreError as e:
+        raise VisionError(str(e)) from None
+    finally:
+        store.close()
+    if not isinstance(played, Game):
+        raise VisionError(f"game {game} is not a Survive game: no island to record")
+    terrain = played.state.terrain
+    return {h: terrain[h] or "sea" for h in board.LAND}
+
+
+def cmd_record(args: argparse.Namespace) -> int:
+    """Save a labelled sequence (`recorded`'s form): frames from the camera, each with the
+    board as the game's log has it at that moment — or, with --synthetic, a rendered game."""
+    _cv()
+    import time
+
+    from . import recorded, synth
+
+    output = Path(args.output)
+    if output.exists() and any(output.iterdir()):
+        raise VisionError(f"{output} is not empty: record into a new folder")
+    if args.synthetic is not None:
+        size = (640, 480) if args.small else (1280, 960)
+        n = 0
+        for sunk, state, shot in synth.game(args.synthetic, args.condition, size):
+            shot.truth.mode = "synthetic"
+            shot.truth.params["condition"] = args.condition
+            name = f"{args.session}-{n:03}" + ("-setup" if n == 0 else "")
+            recorded.save(output, name, shot.image, shot.truth, args.session, n == 0, ".jpg")
+            n += 1
+            if n >= args.frames:
+                break
+            del sunk, state
+        (output / "README.md").write_text(SYNTHETIC_NOTE, encoding="utf-8")
+        print(f"Wrote {n} synthetic frames to {output} (marked synthetic).")
+        return 0
+    if args.game is None:
+        raise VisionError("say which game the frames show (--game N), or use --synthetic SEED")
+    from .sources import SourceError, files, open_source
+
+    cfg = config.load(args.config)
+    try:
+        source = files(Path(args.image)) if args.image else open_source(cfg["camera.source"])
+    except SourceError as e:
+        raise VisionError(str(e)) from None
+    n = 0
+    try:
+        while n < args.frames:
+            frame = source.read()
+            if frame is None:
+                break
+            positions = _game_board(cfg, args.game)
+            setup = n == 0 and all(t != "sea" for t in positions.values())
+            truth = synth.Truth(positions, mode="recorded", params={"game": args.game})
+            name = f"{args.session}-{n:03}" + ("-setup" if setup else "")
+            recorded.save(output, name, frame, truth, args.session, setup, ".jpg")
+            n += 1
+            time.sleep(args.interval)
+    finally:
+        source.close()
+    print(f"Wrote {n} frames to {output}, labelled from game {args.game}'s log.")
+    return 0
+
+
 def _guard(run: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
     def guarded(args: argparse.Namespace) -> int:
         try:
@@ -241,6 +324,20 @@ def add_parser(
     ca.add_argument("--markers", metavar="FILE", help=markers_help)
     ca.add_argument("--json", action="store_true", help="print the calibration as JSON")
     ca.set_defaults(run=_guard(cmd_calibrate))
+
+    re_ = with_config(
+        group.add_parser("record", help="save labelled frames for the tests (recorded.py's form)")
+    )
+    re_.add_argument("--output", metavar="DIR", required=True, help="a new folder")
+    re_.add_argument("--session", default="table", help="the frames' session name")
+    re_.add_argument("--frames", type=int, default=20, help="how many (default 20)")
+    re_.add_argument("--interval", type=float, default=2.0, help="seconds between frames")
+    re_.add_argument("--game", type=int, help="the stored game the frames show (their labels)")
+    re_.add_argument("--image", metavar="PATH", help="photos instead of the configured camera")
+    re_.add_argument("--synthetic", type=int, metavar="SEED", help="render a game instead")
+    re_.add_argument("--condition", default="nominal", help="with --synthetic: synth condition")
+    re_.add_argument("--small", action="store_true", help="with --synthetic: 640x480")
+    re_.set_defaults(run=_guard(cmd_record))
 
     ma = group.add_parser("markers", help="write the printable marker sheet (SVG, A4)")
     ma.add_argument("--markers", metavar="FILE", help=markers_help)

@@ -13,8 +13,10 @@ of the same name with what the photo shows::
      "homography": null,            # optional: board (hex units) -> pixels, 3x3
      "hidden_marker": null, "mode": "recorded", "params": {}}
 
-To add a real photo: take it with the companion's camera, write its JSON by hand (or from the
-game's log), put both in ``tests/fixtures/vision/`` and the tests pick it up. Synthetic frames
+To add real photos: ``companion vision record --game N --output DIR`` takes frames from the
+camera and labels each from the game's log as it stands; put the folder under
+``tests/fixtures/vision/`` and the tests pick it up. ``--synthetic SEED`` records a rendered
+game instead, marked ``"mode": "synthetic"`` (the one shipped so far is such). Synthetic frames
 are written in the same form (`save`), which is also how a bench run can be inspected.
 """
 
@@ -71,9 +73,10 @@ def save(
 
 
 def load(folder: Path) -> list[Recorded]:
-    """Every frame in `folder` that has both an image and its JSON, in name order."""
+    """Every frame in `folder` and its subfolders (one recording each) that has both an image
+    and its JSON, in path order."""
     frames = []
-    for meta in sorted(folder.glob("*.json")):
+    for meta in sorted(folder.rglob("*.json")):
         images = [meta.with_suffix(s) for s in IMAGE_SUFFIXES if meta.with_suffix(s).is_file()]
         if not images:
             continue
