@@ -19,8 +19,9 @@ VENV_FLAGS ?=
 # (dnsmasq --test), avahi-daemon and libxml2-utils (the service file against avahi's DTD),
 # poppler-utils (the card rendered to PNG and its text read back). nodejs runs the Pico
 # firmware's tests under MicroPython's WebAssembly port. The voice's: espeak-ng and sox (spoken
-# into WAV files and measured).
-APT_PACKAGES := systemd chromium python3-opencv network-manager dnsmasq-base avahi-daemon libxml2-utils poppler-utils nodejs espeak-ng sox
+# into WAV files and measured). faketime: the daemon's clock stepped back and forth
+# (libfaketime) while phones keep their seats.
+APT_PACKAGES := systemd chromium python3-opencv network-manager dnsmasq-base avahi-daemon libxml2-utils poppler-utils nodejs espeak-ng sox faketime
 # Extra arguments for pytest, e.g. `make pytest PYTEST_ARGS='-k serpent'`.
 PYTEST_ARGS ?=
 # MicroPython's official WebAssembly port, from npm, into a gitignored folder: the Pico firmware's

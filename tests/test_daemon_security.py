@@ -103,10 +103,16 @@ def test_after_a_restart_a_seat_is_still_its_holders_not_the_first_old_cookies(
 # -- item 10: the Pi's clock steps -------------------------------------------------------------
 
 
-@pytest.mark.skipif(not FAKETIME.exists(), reason="needs libfaketime (apt: faketime)")
 def test_phones_keep_their_seats_when_the_pis_clock_steps_back_or_forward(tmp_path: Path) -> None:
     """The daemon runs under libfaketime: its wall clock is what the file says, as a Pi that
     boots with an old time and is set later by the network."""
+    if not FAKETIME.exists():
+        pytest.fail(
+            f"{FAKETIME} is missing: this test steps the daemon's clock with Debian's "
+            "libfaketime. Install it with `sudo apt-get install faketime` (or run `make test` "
+            "as root, which does).",
+            pytrace=False,
+        )
     offset = tmp_path / "faketime"
     offset.write_text("+0\n")
     env = {
