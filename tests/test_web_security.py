@@ -8,6 +8,7 @@ import json
 import os
 import select
 import socket
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -223,6 +224,28 @@ def _temp_files() -> int:
             ("/tmp/", "/var/tmp/", str(Path(os.environ.get("TMPDIR", "/x"))))
         )
     return count
+
+
+def test_a_silent_connection_is_closed_even_after_the_pis_clock_stepped_back(
+    table: Table, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The Pi's clock steps back 400 days while the table serves (the network set it): silent
+    connections are still closed after the channel timeout (1 s here), not 400 days later."""
+    app = create_app(table, table_config())
+    real = time.time
+    with served(app, threads=4, channel_timeout=1, cleanup_interval=1) as port:
+        monkeypatch.setattr(time, "time", lambda: real() - 400 * 86400)
+        sock = socket.create_connection(("127.0.0.1", port), source_address=(next_address(), 0))
+        sock.settimeout(10)
+        t0 = time.monotonic()
+        try:
+            closed = sock.recv(1) == b""  # the server hung up on the silent connection
+        except TimeoutError:
+            closed = False
+        except OSError:  # reset: hung up too
+            closed = True
+        sock.close()
+        assert closed and time.monotonic() - t0 < 5
 
 
 # -- item 7: a phone that leaves frees its slot ----------------------------------------------

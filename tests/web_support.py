@@ -142,10 +142,10 @@ def play(
 
 
 @contextmanager
-def served(app: Flask, threads: int = 16) -> Iterator[int]:
+def served(app: Flask, threads: int = 16, **limits: Any) -> Iterator[int]:
     """`app` served by waitress on 127.0.0.1 and a free port, in a thread, with the daemon's
-    limits (companion.web.serving); yields the port."""
-    server = make_server(app, "127.0.0.1", 0, threads)
+    limits (companion.web.serving; `limits` overrides some); yields the port."""
+    server = make_server(app, "127.0.0.1", 0, threads, **limits)
     thread = threading.Thread(target=server.run, name="waitress", daemon=True)
     thread.start()
     try:

@@ -18,14 +18,22 @@ What is set here, and why (web/README.md, "Security", says the same to the reade
 - ``clear_untrusted_proxy_headers`` off, and no ``trusted_proxy``: waitress trusts no proxy
   (``REMOTE_ADDR`` stays the socket's peer) but passes forwarding headers on, so that
   `access.is_local` sees them and never takes a proxied phone for the table itself.
+
+waitress times a connection's silence with the wall clock; a Pi's clock may step back by days
+when the network sets it, and then no silent connection would be closed until the clock caught
+up. `make_server` has waitress's connection bookkeeping count with the monotonic clock instead.
 """
 
 from __future__ import annotations
 
 import ipaddress
 import socket
+import time
+import types
 from typing import Any
 
+import waitress.channel
+import waitress.server
 from waitress.channel import HTTPChannel
 from waitress.server import BaseWSGIServer, create_server
 
@@ -89,8 +97,15 @@ class _Channels:
         return HTTPChannel(server, sock, addr, adj, map=map)
 
 
+MONOTONIC = types.SimpleNamespace(time=time.monotonic)
+"""Stands for the `time` module in waitress's channel and server modules: there it only stamps
+activity and schedules the clean-up, never tells anyone the date."""
+
+
 def make_server(app: Any, host: str, port: int, threads: int, **overrides: Any) -> Any:
     """A waitress server for `app`, bound and listening, with the limits above."""
+    waitress.channel.time = MONOTONIC
+    waitress.server.time = MONOTONIC
     options = {**LIMITS, **overrides}
     per_address = int(options.pop("per_address", PER_ADDRESS))
     server = create_server(app, host=host, port=port, threads=threads, **options)
