@@ -178,6 +178,15 @@ def cmd_export(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_position(args: argparse.Namespace) -> int:
+    record, rows = _stored_game(args)
+    try:
+        print(history.position(record, rows, at=args.at), end="")
+    except history.NoPosition as e:
+        raise CommandError(str(e)) from None
+    return 0
+
+
 def cmd_doctor(args: argparse.Namespace) -> int:
     cfg = _config(args)
     checks = list(doctor.run(cfg))
@@ -318,6 +327,15 @@ def parser() -> argparse.ArgumentParser:
     ex = with_config(sub.add_parser("export", help="a stored game as JSON, every action included"))
     ex.add_argument("game", type=int, metavar="GAME", help="the game's id (see: companion games)")
     ex.set_defaults(run=cmd_export)
+
+    po = with_config(
+        sub.add_parser("position", help="a stored game's position as text (the referee's)")
+    )
+    po.add_argument("game", type=int, metavar="GAME", help="the game's id (see: companion games)")
+    po.add_argument(
+        "--at", type=int, metavar="SEQ", help="after this action (see: companion replay)"
+    )
+    po.set_defaults(run=cmd_position)
 
     do = with_config(
         sub.add_parser("doctor", help="check GPIO, serial, camera, the game log and the hotspot")

@@ -1,5 +1,6 @@
 """Stored games read back: the list (`companion games`), the story turn by turn
-(`companion replay`) and the whole record as JSON (`companion export`).
+(`companion replay`), the whole record as JSON (`companion export`) and the position at any
+action (`companion position`).
 
 A game's state is the replay of its actions in force; undone, corrected and superseded actions
 are shown where they happened but not applied. Everything is shown as the referee sees it:
@@ -13,7 +14,8 @@ from collections.abc import Iterator
 from typing import Any
 
 from . import seeds
-from .engine import REFEREE
+from .engine import REFEREE, Game
+from .engine.events import View
 from .kinds import KINDS, AnyGame, game_of
 from .store import GameRecord, Row
 
@@ -195,6 +197,29 @@ def replay_game(record: GameRecord, rows: list[Row]) -> AnyGame:
         if row.status == "ok":
             game.apply(row.action)
     return game
+
+
+class NoPosition(Exception):
+    """A position that cannot be given: a Flotilla game, or an action not in force."""
+
+
+def position(
+    record: GameRecord, rows: list[Row], view: View = REFEREE, at: int | None = None
+) -> str:
+    """The Survive game's position (`Game.position`) as `view` may see it, after the action
+    numbered `at` (None: now), replaying the actions in force."""
+    game = game_of(record)
+    if not isinstance(game, Game):
+        raise NoPosition(f"game {record.id} is a {record.kind} game: positions are Survive's")
+    live = [row for row in rows if row.status == "ok"]
+    if at is not None:
+        upto = next((i for i, row in enumerate(live) if row.seq == at), None)
+        if upto is None:
+            raise NoPosition(f"game {record.id} has no action {at} in force")
+        live = live[: upto + 1]
+    for row in live:
+        game.apply(row.action)
+    return game.position(view)
 
 
 def row_json(row: Row, kind: str) -> dict[str, Any]:

@@ -84,6 +84,8 @@ def seen(action: list[Any], events: Sequence[AnyEvent], view: View) -> list[Any]
 
 
 def new_survive(record: GameRecord) -> Game:
+    if "position" in record.settings:  # set up from a written position (teaching, a puzzle)
+        return Game.from_position(record.settings["position"])
     rules = Rules.from_json(record.rules)
     return Game.new(rules, len(record.players), record.seed, record.mode)
 
@@ -105,10 +107,13 @@ def flotilla_setup(
     roll = args.get("roll", "entered")
     if roll not in ROLLS:
         raise MalformedValue(f"roll must be one of {', '.join(ROLLS)}, not {roll!r}")
-    unknown = sorted(set(args) - {"kind", "players", "seed", "roll", "vp_per_player"})
+    unknown = sorted(
+        set(args) - {"kind", "players", "seed", "roll", "vp_per_player", "second_ties"}
+    )
     if unknown:
         raise MalformedValue(
-            f"a Flotilla game takes players, roll, vp_per_player and seed, not {', '.join(unknown)}"
+            "a Flotilla game takes players, roll, vp_per_player, second_ties and seed, not "
+            f"{', '.join(unknown)}"
         )
     vp = args.get("vp_per_player")
     if isinstance(vp, int) and not isinstance(vp, bool) and vp > MAX_VP_PER_PLAYER:
@@ -116,15 +121,17 @@ def flotilla_setup(
             f"vp_per_player must be at most {MAX_VP_PER_PLAYER} (the VP supply per player), "
             f"not {vp}"
         )
-    rules = {"vp_per_player": vp}
-    FlotillaGame.new(players, seed, roll, rules["vp_per_player"])  # refuses what the rules do
+    rules = {"vp_per_player": vp, "second_ties": args.get("second_ties", "toxicity")}
+    # refuses what the rules do
+    FlotillaGame.new(players, seed, roll, rules["vp_per_player"], second_ties=rules["second_ties"])
     return rules, roll, {"roll": roll}
 
 
 def new_flotilla(record: GameRecord) -> FlotillaGame:
     return FlotillaGame.new(
-        len(record.players), record.seed, record.mode, record.rules.get("vp_per_player")
-    )
+        len(record.players), record.seed, record.mode, record.rules.get("vp_per_player"),
+        second_ties=record.rules.get("second_ties", "toxicity"),  # games stored before it
+    )  # fmt: skip
 
 
 # -- the kinds ------------------------------------------------------------------------------

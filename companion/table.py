@@ -267,6 +267,20 @@ class Table:
         result: dict[str, Any] = self.read(job, timeout)
         return result
 
+    def position(self, game: int, view: View, at: int | None = None, timeout: float = 30.0) -> str:
+        """The game's position as `view` may see it (`Game.position`), now or after the action
+        numbered `at`; Refused for a Flotilla game or an action not in force."""
+
+        def job() -> str:
+            record = self._record(game)
+            try:
+                return history.position(record, self._store.log(game), engine_view(view), at)
+            except history.NoPosition as e:
+                raise Refused(str(e)) from None
+
+        result: str = self.read(job, timeout)
+        return result
+
     def set_status(self, part: str, status: str) -> None:
         """A panel tells how it is connected; every viewer is told."""
         self._on_thread(lambda: self._set_status(part, status))
@@ -522,13 +536,23 @@ class Table:
         try:
             if kind == "flotilla":
                 rules_json, mode, settings = flotilla_setup(args, len(players), seed)
+            elif "position" in args:  # a game set up from a written position
+                start = Game.from_position(str(args["position"]))
+                if start.state.players != len(players):
+                    raise Refused(f"the position is of a {start.state.players}-player game")
+                rules_json, mode, seed = (
+                    start.state.rules.to_json(),
+                    start.state.mode,
+                    start.state.seed,
+                )
+                settings["position"] = start.position()
             else:
                 rules = Rules(tuple(args.get("modules", ("base",))), dict(args.get("options", {})))
                 Game.new(rules, len(players), seed, mode)
                 rules_json = rules.to_json()
-        except RuleBroken as e:
+        except (RuleBroken, engine.IllegalAction) as e:
             raise Refused(e.message, e.rule) from None
-        except (RulesError, FlotillaError, TypeError, ValueError) as e:
+        except (RulesError, FlotillaError, engine.MalformedAction, TypeError, ValueError) as e:
             raise Refused(str(e), getattr(e, "rule", None)) from None
         if "seed" in args:
             settings = {**settings, "seed": seeds.TYPED}

@@ -57,11 +57,10 @@ def views(table: Table) -> dict[Any, list[Event]]:
     return heard
 
 
-@pytest.mark.rule("B-9")
-def test_B_9_a_proposal_is_told_to_every_view_and_a_tap_makes_it_a_stored_undoable_sink(
+def test_a_proposal_is_told_to_every_view_and_a_tap_makes_it_a_stored_undoable_sink(
     table: Table, sinking: tuple[int, list[int]]
 ) -> None:
-    """B-9: the tile the camera saw leave is removed only when the remover's phone confirms it;
+    """The tile the camera saw leave is removed only when the remover's phone confirms it;
     then it is stored and undone like a tapped sink. A sunk tile is public: every view sees the
     proposal."""
     game_id, tiles = sinking
@@ -90,11 +89,10 @@ def test_B_9_a_proposal_is_told_to_every_view_and_a_tap_makes_it_a_stored_undoab
     assert board.name(tiles[0]) in table.snapshot(game_id, seat)["state"]["tiles"]
 
 
-@pytest.mark.rule("B-9")
-def test_B_9_a_confirm_of_a_stale_or_replaced_proposal_is_refused_and_changes_nothing(
+def test_a_confirm_of_a_stale_or_replaced_proposal_is_refused_and_changes_nothing(
     table: Table, sinking: tuple[int, list[int]]
 ) -> None:
-    """B-9: only the proposal open now may be confirmed: one the camera replaced, or one made
+    """Only the proposal open now may be confirmed: one the camera replaced, or one made
     before the game moved on, is refused with a sentence and nothing is stored."""
     game_id, tiles = sinking
     seat = mirror(table, game_id).state.turn
@@ -139,11 +137,10 @@ def test_B_9_only_the_remover_confirms_and_a_question_offers_its_choices(
     assert ["sink", tiles[1]] in [a for a, _ in stored(table, game_id)]
 
 
-@pytest.mark.rule("B-9")
-def test_B_9_a_rejected_proposal_is_dropped_and_not_taken_again_until_the_board_changes(
+def test_a_rejected_proposal_is_dropped_and_not_taken_again_until_the_board_changes(
     table: Table, sinking: tuple[int, list[int]]
 ) -> None:
-    """B-9: "no, that tile is still there": the proposal goes, the camera's repeat of it is
+    """ "no, that tile is still there": the proposal goes, the camera's repeat of it is
     refused, and a different observation is proposed again."""
     game_id, tiles = sinking
     seat = mirror(table, game_id).state.turn
@@ -159,11 +156,10 @@ def test_B_9_a_rejected_proposal_is_dropped_and_not_taken_again_until_the_board_
     assert propose(table, game_id, tiles[0]).accepted  # ... so the first may come back
 
 
-@pytest.mark.rule("B-9")
-def test_B_9_out_of_sync_is_shown_to_every_view_pauses_proposals_and_clears(
+def test_out_of_sync_is_shown_to_every_view_pauses_proposals_and_clears(
     table: Table, sinking: tuple[int, list[int]]
 ) -> None:
-    """B-9: when the board and the game disagree, every phone names the hexes, and the open
+    """When the board and the game disagree, every phone names the hexes, and the open
     proposal cannot be confirmed; it clears when the camera sees agreement, or for a while when
     a player taps "ignore the camera"."""
     game_id, tiles = sinking
@@ -193,11 +189,10 @@ def test_B_9_out_of_sync_is_shown_to_every_view_pauses_proposals_and_clears(
     assert camera(table, game_id)["out_of_sync"]["hexes"][0]["hex"] == far[0]  # type: ignore[index]
 
 
-@pytest.mark.rule("B-21")
-def test_B_21_a_camera_command_never_acts_and_never_speaks_for_a_seat(
+def test_a_camera_command_never_acts_and_never_speaks_for_a_seat(
     table: Table, sinking: tuple[int, list[int]]
 ) -> None:
-    """B-21: the camera proposes only tiles that may sink now; whatever it sends — an action
+    """The camera proposes only tiles that may sink now; whatever it sends — an action
     for a seat, a confirm, a button — nothing is stored and nothing is proposed."""
     game_id, tiles = sinking
     seat = mirror(table, game_id).state.turn
@@ -295,9 +290,8 @@ def test_B_2_the_island_read_by_the_camera_is_corrected_then_laid_by_one_confirm
     assert propose(table, game_id, board.LAND[0]).accepted is False  # no sinking at setup
 
 
-@pytest.mark.rule("B-9")
-def test_B_9_a_camera_command_never_starts_a_game(table: Table) -> None:
-    """B-9: the camera only proposes; starting a game is a person's doing, with or without a
+def test_a_camera_command_never_starts_a_game(table: Table) -> None:
+    """The camera only proposes; starting a game is a person's doing, with or without a
     seat named."""
     game_id = new_game(table, seed=5)
     for seat in (None, 0):
@@ -336,11 +330,10 @@ def harmless_correction(table: Table, game_id: int) -> tuple[int, list[Any]] | N
     return None
 
 
-@pytest.mark.rule("B-9")
-def test_B_9_a_correction_of_an_earlier_fact_makes_an_open_proposal_stale(
+def test_a_correction_of_an_earlier_fact_makes_an_open_proposal_stale(
     table: Table, sinking: tuple[int, list[int]]
 ) -> None:
-    """B-9: a proposal answers the game as it was; once an earlier fact is corrected, even one
+    """A proposal answers the game as it was; once an earlier fact is corrected, even one
     that drops nothing after it, the proposal is closed and its confirm refused."""
     game_id, tiles = sinking
     correction = harmless_correction(table, game_id)
@@ -380,10 +373,10 @@ def test_B_9_a_correction_of_an_earlier_fact_makes_an_open_proposal_stale(
         (["sink", "TILE"], {"confidence": 7}, "a confidence is a number from 0 to 1"),
     ],
 )
-def test_B_9_garbage_from_the_camera_is_refused_with_a_sentence_and_changes_nothing(
+def test_garbage_from_the_camera_is_refused_with_a_sentence_and_changes_nothing(
     table: Table, sinking: tuple[int, list[int]], action: Any, args: dict[str, Any], said: str
 ) -> None:
-    """B-9: whatever the camera sends, the Table answers with a refusal that says what is
+    """Whatever the camera sends, the Table answers with a refusal that says what is
     wrong, proposes nothing and keeps serving every view."""
     game_id, tiles = sinking
     if action and action[1] == "TILE":

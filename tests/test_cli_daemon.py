@@ -14,7 +14,7 @@ from serial.tools.list_ports_common import ListPortInfo
 
 from companion import cli, history
 from companion.commands import Command
-from companion.engine import notation
+from companion.engine import REFEREE, Game, notation
 from companion.store import Store
 from companion.table import Table
 from tests.daemon_support import (
@@ -329,3 +329,28 @@ def test_demo_needs_no_configuration_file_and_shows_its_game(tmp_path: Path) -> 
     assert list(tmp_path.iterdir()) == []  # nothing written in $HOME
     folder = next(w for w in out.split() if "companion-demo-" in w)
     assert not Path(folder).exists()  # the throw-away game log is gone
+
+
+def test_position_of_a_stored_game_now_and_at_an_action(
+    played: tuple[Path, int, str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`companion position GAME [--at SEQ]`: the referee's position, read back as the game
+    replayed to that action; an action not in force (the undone move) is refused."""
+    cfg, game_id, _ = played
+    store = Store(cfg.parent / "games.db")
+    record, rows = store.game(game_id), store.log(game_id, everything=True)
+    status, out, _ = run(capsys, "position", str(game_id), "--config", str(cfg))
+    assert status == 0
+    assert Game.from_position(out).referee_view() == history.replay_game(record, rows).view(REFEREE)
+    live = [r for r in rows if r.status == "ok"]
+    middle = live[len(live) // 2]
+    status, out, _ = run(
+        capsys, "position", str(game_id), "--at", str(middle.seq), "--config", str(cfg)
+    )
+    upto = live[: live.index(middle) + 1]
+    assert status == 0 and out == history.replay_game(record, upto).position()  # type: ignore[union-attr]
+    undone = next(r for r in rows if r.status == "undone")
+    status, out, err = run(
+        capsys, "position", str(game_id), "--at", str(undone.seq), "--config", str(cfg)
+    )
+    assert (status, out) == (1, "") and "no action" in err

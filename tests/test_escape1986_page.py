@@ -3,6 +3,8 @@ spinner's result, told from the table, is shown with what it allows (E-1, E-4, E
 
 from __future__ import annotations
 
+from collections import Counter
+
 import pytest
 from playwright.sync_api import Browser
 
@@ -30,13 +32,21 @@ def test_the_wizard_offers_the_1986_ruleset_and_the_phone_shows_the_spin(
     assert page.locator("[data-spinner_sectors=uniform]").count() == 1
     assert "unverified" in page.inner_text("[data-spinner_sectors=uniform]").lower()
     page.click("[data-entrances_per_island='2']")
+    assert page.locator("[data-layout_1986=rings]").get_attribute("aria-checked") == "true"
+    assert "unverified" in page.inner_text("[data-backs_1986=default]").lower()
     phone.shot("setup-1986")
     page.click("[data-go=next]")
+    # E-5: the island is laid in rings, so there is no random or tapped-in island to choose.
+    assert page.locator("[data-layout=rings]").count() == 1
+    assert not page.locator("[data-layout=random]").count()
     page.click("[data-go=start]")
     page.wait_for_selector("[data-seat='1']")
     game_id = live.table.current
     assert game_id is not None
-    rules = live.mirror(game_id).state.rules
+    laid = live.mirror(game_id)
+    assert laid.phase == "place"
+    assert sorted(Counter(t for t in laid.state.terrain if t).values()) == [6, 12, 22]
+    rules = laid.state.rules
     assert rules.modules == ("escape-1986",)
     assert rules.option("entrances_per_island") == "2"
     assert rules.option("own_values_visible") == "no"

@@ -202,7 +202,10 @@ def test_F_1_ROLL_rolls_when_the_table_chose_digital_rolls(table: Table) -> None
         ({"players": PLAYERS[:2]}, "Flotilla is for 3-5 players, not 2"),
         ({"roll": "guess"}, "roll must be one of entered, digital, not 'guess'"),
         ({"vp_per_player": 0}, "a positive number per player, not 0"),
-        ({"mode": "physical"}, "takes players, roll, vp_per_player and seed, not mode"),
+        (
+            {"mode": "physical"},
+            "takes players, roll, vp_per_player, second_ties and seed, not mode",
+        ),
     ],
 )
 def test_F_4_a_bad_setup_is_refused_with_a_sentence(
@@ -399,3 +402,60 @@ def test_F_1_a_dive_that_names_a_tile_twice_or_more_dice_than_the_box_is_refused
     assert not reply.accepted and "the box has 16 dive dice, not 17" in reply.message
     assert rows(table, game) == []
     assert state(table, game)["state"]["phase"] == "turn"
+
+
+# -- loose ends of the seed read again (issue 15) -------------------------------------------------
+
+
+def test_F_1_a_sonar_space_showing_another_icon_can_be_entered_at_the_table(tmp_path: Path) -> None:
+    """F-1: a sonar result counts as whatever the sonar track's space shows — an icon the dive
+    dice do not have too, as the dive module allows; only "sonar" itself is refused."""
+    table = Table(Store(tmp_path / "games.db"))
+    game = start(table, seed=4)
+    refused = act(table, game, ["dive", {**DIVE[1], "sonar": ["sonar"]}])
+    assert not refused.accepted and refused.rule == "F-1"
+    ok(table, game, ["dive", {**DIVE[1], "sonar": ["treasure"]}])
+    assert state(table, game)["state"]["phase"] == "roll"
+
+
+def test_F_3_the_table_refuses_selling_cargo_not_delivered(tmp_path: Path) -> None:
+    """F-3: told the seat's reserve (and what its skiffs carry), the Table refuses a sale of
+    barrels still aboard, naming why, and stores nothing; a sale from the reserve goes."""
+    table = Table(Store(tmp_path / "games.db"))
+    game = start(table, seed=4)
+    sale = {"sell": {"red": 2}, "reserve": {"red": 1}, "cargo": {"red": 3}}
+    refused = act(table, game, ["trade", sale])
+    assert not refused.accepted and refused.rule == "F-3" and "delivered" in refused.message
+    assert rows(table, game) == []
+    ok(table, game, ["trade", {"sell": {"red": 1}, "reserve": {"red": 1}}])
+
+
+def test_F_3_the_vp_past_the_tracks_ends_are_shown_as_unverified(tmp_path: Path) -> None:
+    """F-3: the VP for buying past the top of the market come from a seed whose icons are lost:
+    the trade every phone sees carries the mark, and the event too."""
+    table = Table(Store(tmp_path / "games.db"))
+    game = start(table, seed=4)
+    reply = ok(table, game, ["trade", {"buy": {"red": 7}}])
+    traded = next(e for e in reply.events if e["kind"] == "traded")
+    assert traded["vp"] == 4 and "not verified" in traded["vp_unverified"]
+    assert "not verified" in state(table, game, SPECTATOR)["state"]["trade"]["vp_unverified"]
+
+
+@pytest.mark.parametrize(
+    ("second_ties", "accepted"), [("friendly", True), ("toxicity", True), ("coin", False)]
+)
+def test_F_5_the_tie_for_second_most_seals_is_chosen_at_setup(
+    tmp_path: Path, second_ties: str, accepted: bool
+) -> None:
+    """F-5: how a tie for second most guild seals is broken is a setting of the game, stored
+    with it; an unknown way is refused."""
+    table = Table(Store(tmp_path / "games.db"))
+    reply = table.call(
+        Command("cli", intent="new_game",
+                args={"kind": "flotilla", "players": PLAYERS, "second_ties": second_ties})
+    )  # fmt: skip
+    assert reply.accepted is accepted, reply.message
+    if accepted:
+        assert reply.game is not None
+        assert table.record(reply.game).rules["second_ties"] == second_ties
+        assert table.read(lambda: table._loaded[reply.game].game.state.second_ties) == second_ties

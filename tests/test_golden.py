@@ -27,7 +27,12 @@ def load(path: Path) -> dict[str, Any]:
 
 
 def test_there_are_golden_games() -> None:
-    assert {p.stem for p in GOLDEN} >= {"survive-digital-4p", "survive-physical-3p"}
+    """A stored game for each ruleset and kit: the base game digital and physical, every kit,
+    the squid's variant, the challenges, the 1986 box."""
+    assert {p.stem for p in GOLDEN} >= {
+        "survive-digital-4p", "survive-physical-3p", "survive-kits-6p",
+        "survive-squid-variant-5p", "survive-challenges-3p", "escape-1986-3p",
+    }  # fmt: skip
 
 
 @pytest.mark.parametrize("path", GOLDEN, ids=lambda p: p.stem)

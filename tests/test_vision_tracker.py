@@ -73,8 +73,8 @@ def after_sinking(positions: dict[int, str], *hexes: int) -> dict[int, str]:
     return {h: ("sea" if h in hexes else t) for h, t in positions.items()}
 
 
-def test_B_20_a_sunk_candidate_is_proposed_after_the_stable_frames_and_not_before() -> None:
-    """B-20, B-21: the tile that left is named once three frames at rest agree, and only once."""
+def test_a_sunk_candidate_is_proposed_after_the_stable_frames_and_not_before() -> None:
+    """The tile that left is named once three frames at rest agree, and only once."""
     tiles, _, _ = table()
     tracker = tracker_at_rest(tiles)
     gone = synth.legal_sinks(tiles)[0]
@@ -87,8 +87,8 @@ def test_B_20_a_sunk_candidate_is_proposed_after_the_stable_frames_and_not_befor
     assert verdict.to_json()["tile"] == board.name(gone)
 
 
-def test_B_20_a_moving_hand_holds_the_verdict_back() -> None:
-    """B-20: frames with a hand over the board break the run of frames at rest."""
+def test_a_moving_hand_holds_the_verdict_back() -> None:
+    """Frames with a hand over the board break the run of frames at rest."""
     tiles, _, _ = table()
     tracker = tracker_at_rest(tiles)
     gone = synth.legal_sinks(tiles)[0]
@@ -122,8 +122,8 @@ def test_B_20_a_tile_gone_that_may_not_sink_is_out_of_sync_until_the_game_catche
     assert seen[3] is None and not tracker.out_of_sync
 
 
-def test_B_20_two_candidates_gone_at_once_are_out_of_sync_not_a_guess() -> None:
-    """B-20: one tile sinks a turn; two beaches gone is not something to propose."""
+def test_two_candidates_gone_at_once_are_out_of_sync_not_a_guess() -> None:
+    """One tile sinks a turn; two beaches gone is not something to propose."""
     tiles, _, _ = table()
     tracker = tracker_at_rest(tiles)
     a, b = synth.legal_sinks(tiles)[:2]
@@ -132,8 +132,8 @@ def test_B_20_two_candidates_gone_at_once_are_out_of_sync_not_a_guess() -> None:
     assert seen[2].disagree == tuple(sorted((a, b)))
 
 
-def test_B_20_two_candidates_that_cannot_be_read_after_a_hand_make_a_question() -> None:
-    """B-20: when the evidence cannot tell two candidates apart (both were plainly there, a hand
+def test_two_candidates_that_cannot_be_read_after_a_hand_make_a_question() -> None:
+    """When the evidence cannot tell two candidates apart (both were plainly there, a hand
     went over the board, and now something lies over both), the phone is asked, the best
     candidate first and the other as the alternative; a confident verdict would be a guess."""
     tiles, _, _ = table()
@@ -188,8 +188,8 @@ GREY = (95, 100, 108)
 """A dark grey tile's colour: what sea in a hard shadow with a person on it can look like."""
 
 
-def test_B_20_a_tile_taken_where_the_hand_was_that_still_reads_as_land_is_asked_about() -> None:
-    """B-20: the hand withdrew from a candidate and nothing reads as gone (its sea passes for a
+def test_a_tile_taken_where_the_hand_was_that_still_reads_as_land_is_asked_about() -> None:
+    """The hand withdrew from a candidate and nothing reads as gone (its sea passes for a
     dark tile): the phone is asked, not left silent. Once people say it sank, the same land
     reading there is no disagreement; after its sea has shown, a tile back there is."""
     tiles, _, _ = table()
@@ -209,8 +209,8 @@ def test_B_20_a_tile_taken_where_the_hand_was_that_still_reads_as_land_is_asked_
     assert back[2] is not None and (back[2].kind, back[2].disagree) == ("out_of_sync", (a,))
 
 
-def test_B_20_a_tile_gone_where_the_hand_was_not_is_asked_about_with_the_one_it_was_over() -> None:
-    """B-20: one candidate reads as gone (glare on it), but the hand withdrew from another
+def test_a_tile_gone_where_the_hand_was_not_is_asked_about_with_the_one_it_was_over() -> None:
+    """One candidate reads as gone (glare on it), but the hand withdrew from another
     candidate that cannot be read now; that one may be the tile that left, so the phone asks,
     naming both, rather than proposing the first."""
     tiles, _, _ = table()

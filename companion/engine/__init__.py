@@ -11,7 +11,7 @@
 from .actions import notation, parse
 from .errors import EngineError, IllegalAction, MalformedAction, RulesError
 from .events import REFEREE, Event
-from .game import Game, replay
+from .game import TABLE, Game, replay
 from .invariants import violations
 from .position import PositionError
 from .rules import Rules
@@ -19,6 +19,7 @@ from .state import Action
 
 __all__ = [
     "REFEREE",
+    "TABLE",
     "Action",
     "EngineError",
     "Event",

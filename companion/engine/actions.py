@@ -29,6 +29,7 @@ from .data import (
     DIE_FACES,
     DIVE_DISTANCES,
     DIVE_KINDS,
+    NOTHING,
     PEOPLE_VALUES,
     PIECES,
     SPIN_KINDS,
@@ -112,7 +113,7 @@ def _valid(kind: str, x: Any) -> bool:
     if kind == "value?" and x is None:
         return True
     if kind == "back?":
-        return x == "red" or x in BACKS
+        return x in ("red", NOTHING) or x in BACKS
     if kind in WORDS:
         words = WORDS[kind]
         return isinstance(x, str) and x in words

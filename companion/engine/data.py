@@ -22,6 +22,7 @@ DIE_DATA = _load("die")
 BOX_DATA = _load("box")
 DIVE_DATA = _load("dive_dice")
 SPINNER_DATA = _load("spinner")
+BACKS_1986_DATA = _load("backs_1986")
 
 TERRAINS: tuple[str, ...] = ("beach", "forest", "mountain")
 """In the order they sink (B-20)."""
@@ -62,6 +63,17 @@ SPINNER_SECTORS: dict[str, dict[tuple[str, str], int]] = {
 }
 """Option spinner_sectors -> (creature, move) -> how many sectors of the spinner show it."""
 
+NOTHING = "nothing"
+"""E-4: a 1986 tile back that brings nothing into the tile's place."""
+BACKS_1986: dict[str, dict[str, int]] = {
+    name: dict(data["backs"]) for name, data in BACKS_1986_DATA["sets"].items()
+}
+"""Option backs_1986 -> back -> how many of the 40 tiles show it (E-4)."""
+VOLCANO_TERRAIN_1986: dict[str, str] = {
+    name: data["volcano_terrain"] for name, data in BACKS_1986_DATA["sets"].items()
+}
+"""Option backs_1986 -> the terrain the volcano lies under (E-5)."""
+
 STEPS = {"serpent": 1, "shark": 2, "whale": 3}
 """How far each creature may move on the red die (B-24, B-25, B-26)."""
 
@@ -73,6 +85,7 @@ UNVERIFIED: dict[str, str] = {
         ("box", BOX_DATA),
         ("dive_dice", DIVE_DATA),
         ("spinner", SPINNER_DATA),
+        ("backs_1986", BACKS_1986_DATA),
     )
     if not data["verified"]
 }

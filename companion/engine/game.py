@@ -174,7 +174,10 @@ class Game:
         rules = fivesix.for_players(rules, players)
         if mode not in MODES:
             raise RulesError(f"mode must be digital or physical, not {mode!r}")
-        return cls(State(rules, players, seed, mode))
+        game = cls(State(rules, players, seed, mode))
+        if setup.by_rings(game.state):
+            setup.lay_rings(game.state)  # E-5: nothing to lay at random
+        return game
 
     # -- asking --------------------------------------------------------------------------
 

@@ -26,10 +26,12 @@ import json
 
 from . import board, fivesix
 from .actions import CREATURES
-from .data import BACKS, TERRAIN_COUNT, TERRAINS
+from .data import BACKS, TERRAINS
 from .errors import IllegalAction, MalformedAction, RulesError
 from .events import REFEREE, View
+from .rings import RINGS
 from .rules import Rules
+from .setup import RING_TERRAIN, by_rings, terrain_count
 from .state import (
     BOAT,
     CHANCE,
@@ -385,14 +387,24 @@ def check(s: State) -> None:
 
 
 def _check_island(s: State) -> None:
+    count = terrain_count(s)
+    rule = "E-5" if by_rings(s) else "B-2"
     for t in TERRAINS:
         on = sum(1 for h in board.LAND if s.terrain[h] == t)
-        if on + s.sunk[t] > TERRAIN_COUNT[t]:
+        if on + s.sunk[t] > count[t]:
             raise PositionError(
-                "B-2",
-                f"{on} {t} tiles on the island and {s.sunk[t]} removed: the box has "
-                f"{TERRAIN_COUNT[t]}",
+                rule,
+                f"{on} {t} tiles on the island and {s.sunk[t]} removed: the island has {count[t]}",
             )
+    if by_rings(s):
+        for ring, terrain in zip(RINGS, RING_TERRAIN, strict=True):
+            wrong = [h for h in ring if s.terrain[h] not in (None, terrain)]
+            if wrong:
+                raise PositionError(
+                    "E-5", f"{board.name(wrong[0])} is in the {terrain} ring of the 1986 island"
+                )
+    if s.is_1986 and any(s.hands):
+        raise PositionError("E-4", "nobody holds tiles in the 1986 ruleset")
 
 
 def _check_people(s: State) -> None:

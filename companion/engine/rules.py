@@ -58,6 +58,14 @@ OPTIONS: dict[str, tuple[tuple[str, ...], str]] = {
         "1986 spinner: how likely each creature and move is (uniform, not verified).",
     ),
     "entrances_per_island": (("1", "2"), "1986 board: entrance hexes per safe island."),
+    "layout_1986": (
+        ("rings", "random"),
+        "1986 island: laid in rings (beach outside, forest, mountain) or at random (unverified).",
+    ),
+    "backs_1986": (
+        ("default",),
+        "1986 tile backs: how many show each thing (the 30th edition's, not verified).",
+    ),
 }
 
 MODULES: dict[str, str] = {

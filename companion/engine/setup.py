@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from . import board, fivesix, pieces
+from . import board, fivesix, pieces, rings
 from .data import TERRAIN_COUNT, TERRAINS
 from .errors import IllegalAction
 from .events import Event
@@ -32,11 +32,42 @@ def apply_terrain(s: State, action: Action, ev: list[Event]) -> None:
     s.layout += 1
     ev.append(Event("laid", {"hex": board.name(h), "terrain": action[1]}))
     if s.layout == len(board.LAND):
-        # B-3: with the island laid, a serpent goes on each serpent space (the lagoon's, B-2)
-        serpents = [c for c, kind in enumerate(s.c_kind) if kind == "serpent"]
-        for c, space in zip(serpents, board.SERPENT_START, strict=True):
-            pieces.put_creature(s, c, space)
-        s.phase, s.actor = "place", 0
+        _laid(s)
+
+
+def _laid(s: State) -> None:
+    """B-3: with the island laid, a serpent goes on each serpent space (the lagoon's, B-2)."""
+    serpents = [c for c, kind in enumerate(s.c_kind) if kind == "serpent"]
+    for c, space in zip(serpents, board.SERPENT_START, strict=True):
+        pieces.put_creature(s, c, space)
+    s.phase, s.actor = "place", 0
+
+
+def by_rings(s: State) -> bool:
+    """E-5: is this 1986 island laid in rings by terrain (option layout_1986)?"""
+    return s.is_1986 and s.rules.option("layout_1986") == "rings"
+
+
+RING_TERRAIN = ("beach", "forest", "mountain")
+"""E-5: the outer ring's terrain, the middle ring's, the inner ring's."""
+
+
+def lay_rings(s: State) -> None:
+    """E-5: the 1986 island is laid in rings, not at random: 22 beach tiles outside, 12 forest,
+    6 mountain round the lagoon; nothing is left to chance, so setup starts with the people."""
+    for ring, terrain in zip(rings.RINGS, RING_TERRAIN, strict=True):
+        for h in ring:
+            s.terrain[h] = terrain
+    s.layout = len(board.LAND)
+    _laid(s)
+
+
+def terrain_count(s: State) -> dict[str, int]:
+    """How many tiles of each terrain the island has: the box's 16/16/8 (B-2), or 22/12/6 on
+    a 1986 island laid by rings (E-5)."""
+    if by_rings(s):
+        return {t: len(r) for t, r in zip(RING_TERRAIN, rings.RINGS, strict=True)}
+    return TERRAIN_COUNT
 
 
 def values_left(s: State, seat: int) -> list[int]:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections import Counter
 
 from . import board, overpopulated, pieces, rings
-from .data import DECK, PIECES, RED, TERRAINS
+from .data import BACKS_1986, DECK, NOTHING, PIECES, RED, TERRAINS, VOLCANO_TERRAIN_1986
 from .errors import IllegalAction
 from .events import Event
 from .state import CHANCE, OFF, Action, State, person_name
@@ -70,9 +70,29 @@ def left(s: State, t: str, back: str) -> int:
 
 def kept_backs(s: State) -> frozenset[str]:
     """Backs that go into the remover's hand: the red ones, except the dolphin's when the dive
-    dice are played or in the 1986 ruleset — then a dolphin tile is shown at once and puts a
-    dolphin out (D-2, E-3)."""
-    return RED - {"dolphin"} if s.is_1986 or "dive-dice" in s.rules.modules else RED
+    dice are played (a dolphin tile is shown at once and puts a dolphin out, D-2); none in the
+    1986 ruleset, where nobody holds tiles (E-4)."""
+    if s.is_1986:
+        return frozenset()
+    return RED - {"dolphin"} if "dive-dice" in s.rules.modules else RED
+
+
+def weights_1986(s: State) -> list[tuple[str, int]]:
+    """E-4, E-5: each back the 1986 tile just removed may show, weighted by its chance. The
+    volcano lies under one of the tiles of its terrain; the 39 other backs lie over any tile."""
+    table = s.rules.option("backs_1986")
+    counts, under = BACKS_1986[table], VOLCANO_TERRAIN_1986[table]
+    shown = Counter[str]()
+    for known in s.known.values():
+        shown.update(known)
+    pool = {k: n - shown[k] for k, n in counts.items() if k != "volcano" and n > shown[k]}
+    total = sum(pool.values())
+    volcano = counts.get("volcano", 0) > shown["volcano"]
+    if s.ctx["terrain"] != under or not volcano:
+        return list(pool.items())
+    # The volcano is under this tile or under one of the others of its terrain still standing.
+    others = sum(1 for h in board.LAND if s.terrain[h] == under)
+    return [("volcano", total or 1)] + [(k, n * others) for k, n in pool.items() if others]
 
 
 def red_room(s: State, t: str) -> int:
@@ -82,6 +102,8 @@ def red_room(s: State, t: str) -> int:
 
 def possible_backs(s: State) -> list[str]:
     """Backs the tile just removed may have; ``red`` is a red back not told (physical tiles)."""
+    if s.is_1986:
+        return [k for k, n in weights_1986(s) if n > 0]
     t = s.ctx["terrain"]
     room = red_room(s, t)
     kept = kept_backs(s)
@@ -95,6 +117,8 @@ def possible_backs_seen_by(s: State, seat: int) -> list[str]:
     """The backs `seat` can tell the tile may have, knowing only what it may know: the backs
     shown or played, and its own tiles — not what other seats told the companion privately
     (offering only `possible_backs` would tell it which red tiles the others keep, spec §9)."""
+    if s.is_1986:
+        return possible_backs(s)  # nobody holds tiles (E-4): nothing is private
     t = s.ctx["terrain"]
     kept = kept_backs(s)
     private = Counter(
@@ -110,6 +134,8 @@ def possible_backs_seen_by(s: State, seat: int) -> list[str]:
 
 def back_weights(s: State) -> list[tuple[str, int]]:
     """Digital tiles: each back weighted by how many tiles of the terrain still hide it."""
+    if s.is_1986:
+        return [(k, n) for k, n in weights_1986(s) if n > 0]
     t = s.ctx["terrain"]
     room = red_room(s, t)
     kept = kept_backs(s)
@@ -321,7 +347,12 @@ def _volcano(s: State, h: int, ev: list[Event]) -> None:
     scoring.end(s, ev)
 
 
+def _nothing(s: State, h: int, ev: list[Event]) -> None:
+    """E-4: a 1986 tile whose back shows nothing: the space is simply sea."""
+
+
 RESOLVE = {
+    NOTHING: _nothing,
     "shark": _shark,
     "whale": _whale,
     "boat": _boat,
@@ -350,6 +381,10 @@ def explain(s: State, action: Action) -> IllegalAction:
         back = action[1]
         if back == "red" and s.mode != "physical":
             return IllegalAction("B-22", "digital tiles are dealt by the companion: name the back")
+        if s.is_1986:
+            return IllegalAction("E-4", f"no 1986 tile with a {back} back can remain here")
+        if back == NOTHING:
+            return IllegalAction("E-4", "only 1986 tiles show nothing")
         return IllegalAction("B-22", f"no {t} tile with a {back} back can remain")
     if verb == "take":
         return IllegalAction("B-35", "take an unoccupied boat that is on the board")

@@ -64,8 +64,10 @@ SHAPES: dict[str, tuple[tuple[Shape, str], ...]] = {
     "research_faces": ((_strs, 'one face per die, e.g. ["wild", "blue", "currency:1"]'),),
     "wild": ((lambda x: isinstance(x, dict) and all(_ints(v) for v in x.values()),
               'colour -> the wild dice (from 0) counted as it, e.g. {"blue": [0]}'),),
-    "trade": ((_object(buy=(_counts, False), sell=(_counts, False)),
-               '{"buy": {"red": 2}, "sell": {"blue": 1}}'),),
+    "trade": ((_object(buy=(_counts, False), sell=(_counts, False), reserve=(_counts, False),
+                       cargo=(_counts, False)),
+               '{"buy": {"red": 2}, "sell": {"blue": 1}, "reserve": {"blue": 3}} (reserve: '
+               "the barrels delivered, which the sales are checked against)"),),
     "vp": ((_int, "a whole number of VP"),),
     "done": (),
     "tally": ((_object(currency=(_int, True), resources=(_int, True), toxicity=(_int, True),

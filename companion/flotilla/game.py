@@ -45,9 +45,10 @@ from .dice import NOT_VERIFIED, roll_dive, roll_research
 from .dive import SONAR, Dive, Skiff, check_other_tiles, dive, dive_dice
 from .ending import Ending, end_triggered, turn_taken
 from .errors import MalformedValue, RuleBroken
-from .market import Market, new_market, price, trade
+from .market import VP_PAST_ENDS_SOURCE, VP_PAST_ENDS_VERIFIED, Market, new_market, price, trade
 from .research import Research, ResearchOptions, research, research_options
 from .scoring import Tally, final_score
+from .seals import SECOND_TIES
 from .supply import Supply, new_supply, take_vp
 from .values import from_json, to_json
 
@@ -122,6 +123,8 @@ class State:
     """The last dive or research resolved, for the phones to show."""
     tallies: dict[int, Tally] = field(default_factory=dict)
     result: dict[str, Any] | None = None
+    second_ties: str = "toxicity"
+    """How a tie for second most guild seals is broken (`seals.SECOND_TIES`), set at setup."""
 
 
 class FlotillaGame:
@@ -139,6 +142,7 @@ class FlotillaGame:
         roll: str = "entered",
         vp_per_player: int | None = None,
         box: Box | None = None,
+        second_ties: str = "toxicity",
     ) -> FlotillaGame:
         """A game about to start, seat 0 the first player. RuleBroken("F-4") for a player count
         or supply the rules do not allow; MalformedValue for an unknown roll mode."""
@@ -149,8 +153,14 @@ class FlotillaGame:
             not isinstance(vp_per_player, int) or isinstance(vp_per_player, bool)
         ):
             raise MalformedValue(f"vp_per_player must be a whole number, not {vp_per_player!r}")
+        if second_ties not in SECOND_TIES:
+            raise MalformedValue(
+                f"second_ties must be one of {', '.join(SECOND_TIES)}, not {second_ties!r}"
+            )
         supply = new_supply(players, vp_per_player, box)
-        return cls(State(players, seed, roll, supply, [0] * players, new_market(box)), box)
+        state = State(players, seed, roll, supply, [0] * players, new_market(box))
+        state.second_ties = second_ties
+        return cls(state, box)
 
     # -- asking ---------------------------------------------------------------------------
 
@@ -270,8 +280,8 @@ class FlotillaGame:
         if not dice:
             raise RuleBroken("F-1", "no dive die to roll: every skiff is on a depleted tile")
         sonar = args.get("sonar", [])
-        if SONAR in sonar or not all(i in DIVE_ICONS for i in sonar):
-            raise RuleBroken("F-1", f"the sonar track's space shows dive icons, not {sonar}")
+        if SONAR in sonar or not all(isinstance(i, str) and i for i in sonar):
+            raise RuleBroken("F-1", f"the sonar track's space shows icons, not {sonar}")
         check_other_tiles(skiffs, args.get("other_tiles", []))
         names = {k.depth: k.name for k in self.box.dive_kinds}
         s.step = {
@@ -375,11 +385,15 @@ class FlotillaGame:
                 "a turn's purchases and sales are told at once: undo the trade of this turn "
                 "and tell them all together",
             )
-        t = trade(s.market, a[1].get("buy"), a[1].get("sell"), box=self.box)
+        # F-3: told what the seat has delivered (and has aboard), the sales are checked
+        t = trade(s.market, a[1].get("buy"), a[1].get("sell"), a[1].get("reserve"),
+                  a[1].get("cargo"), box=self.box)  # fmt: skip
         s.market, s.traded = t.market, True
         s.trade = {"seat": s.turn, "bought": t.bought, "sold": t.sold, "cost": t.cost,
                    "income": t.income, "vp": t.vp}  # fmt: skip
-        ev.append(Event("traded", {"seat": s.turn, **to_json(t)}))
+        if t.vp and not VP_PAST_ENDS_VERIFIED:
+            s.trade["vp_unverified"] = VP_PAST_ENDS_SOURCE  # shown as unverified to players
+        ev.append(Event("traded", {"seat": s.turn, **to_json(t), **_unverified(t.vp)}))
         if t.vp:
             self._take(t.vp, ev)
 
@@ -433,7 +447,8 @@ class FlotillaGame:
         s.tallies[seat] = tally
         ev.append(Event("tallied", {"seat": seat}))
         if len(s.tallies) == s.players:
-            score = final_score([s.tallies[i] for i in range(s.players)], box=self.box)
+            tallies = [s.tallies[i] for i in range(s.players)]
+            score = final_score(tallies, s.second_ties, box=self.box)
             s.result = to_json(score)
             s.phase = "over"
             ev.append(Event("game_over", {"result": s.result}))
@@ -565,3 +580,8 @@ STEPS: dict[str, Callable[[FlotillaGame, list[Any], list[Event]], None]] = {
     "done": FlotillaGame._done,
     "tally": FlotillaGame._tally,
 }
+
+
+def _unverified(vp: int) -> dict[str, Any]:
+    """The mark an event carries when it scores the market's unverified VP (F-3)."""
+    return {"vp_unverified": VP_PAST_ENDS_SOURCE} if vp and not VP_PAST_ENDS_VERIFIED else {}

@@ -23,6 +23,13 @@ VP_PAST_TOP = 2
 """Per barrel bought beyond the top space (seed: 'obtienes 2')."""
 VP_PAST_BOTTOM = 1
 """Per barrel sold beyond the bottom space (seed: 'gana 1')."""
+VP_PAST_ENDS_VERIFIED = False
+"""The seed's text gives 2 and 1, but the icons it refers to are lost from the copy read: the
+numbers are shown to players as unverified."""
+VP_PAST_ENDS_SOURCE = (
+    "seed 002 (Flotilla rules, Spanish): 'obtienes 2' / 'gana 1' beside icons lost from the copy "
+    "read; not verified"
+)
 
 
 @dataclass(frozen=True)

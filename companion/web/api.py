@@ -14,13 +14,19 @@ JSON (``Content-Type: application/json``, at most 64 KiB); every answer is JSON.
     201 {"game": 3}     (and Location: /api/games/3)
     422 {"error": "...", "rule": "B-4"}     the Table would not start it (rule id when a rule says so)
 
+  ``position`` (text, ``companion/engine/README.md``) starts the game at that position — a
+  puzzle, a lesson, a table re-created after a mistake — with its rules, mode and seed; a
+  position that cannot happen is a 422 naming the rule it breaks.
+
   Only ``players`` is required: 2 to 4 entries, each with an optional ``name`` (≤ 40 characters)
   and ``colour`` (≤ 20). The others default as the Table decides (base rules, a secret seed,
   digital, a random island). A ``seed`` given makes every draw predictable: it is for tests.
 
   A Flotilla game (``"kind": "flotilla"``, 3 to 5 players) takes ``players``, ``seed``,
   ``roll`` (``"entered"``, the default: faces come from the real dice; or ``"digital"``) and
-  ``vp_per_player`` (the VP supply counted per player; default the dice file's, unverified).
+  ``vp_per_player`` (the VP supply counted per player; default the dice file's, unverified) and
+  ``second_ties`` (a tie for second most guild seals: ``toxicity``, the default, lower toxicity
+  then friendly as for the most seals; or ``friendly`` at once).
   Its actions are JSON lists (`companion.flotilla.game`), never text.
 
 ``GET /api/games`` — ``{"games": [{"id", "kind", "mode", "players", "started_at", "ended_at",
@@ -67,6 +73,11 @@ whatever its status:
 rows in force only, each as its seat (or a spectator) may know it: a value it may not see is
 left out (``place 3.4 =?``), a red back kept by another as ``back red`` (`Table.log`).
 
+``GET /api/games/<id>/position?view=...&at=SEQ`` — ``{"game", "at", "position"}``: the game's
+position as text (the format is in ``companion/engine/README.md``) as the view may see it (the
+same views as above: a seat's position holds its own tiles and no other hidden fact), now or
+after the action numbered ``at``. 409 for a Flotilla game or an action not in force.
+
 ``GET /api/health`` — ``{"ok": true, "table_alive": bool, "status": {"panel": ..., "camera":
 ...}}``: ``ok`` says the web server answers; ``table_alive`` that the Table's thread goes round.
 
@@ -103,8 +114,10 @@ INTENTS = ("roll", "draw", "next", "undo", "correct", "confirm_proposal", "rejec
 """The Table's intents a client may send here (new_game has its own address)."""
 
 COMMAND_FIELDS = ("request_id", "seat", "action", "intent", "args")
-GAME_FIELDS = ("players", "modules", "options", "seed", "mode", "layout", "kind", "request_id")
-FLOTILLA_FIELDS = ("roll", "vp_per_player")
+GAME_FIELDS = (
+    "players", "modules", "options", "seed", "mode", "layout", "kind", "request_id", "position"
+)  # fmt: skip
+FLOTILLA_FIELDS = ("roll", "vp_per_player", "second_ties")
 """A Flotilla game's own settings (`companion.kinds.flotilla_setup`)."""
 HEARTBEAT_STALE = 5.0
 """Seconds without the Table's loop coming round before it counts as stuck (it comes round at
@@ -180,6 +193,21 @@ def actions(game_id: int) -> dict[str, Any]:
         seat = access.seat_in(game_id, len(record.players))
         view = SPECTATOR if seat is None else seat
     return {"game": game_id, "actions": the_table().log(game_id, view, timeout())}
+
+
+@bp.get("/games/<int:game_id>/position")
+def position(game_id: int) -> dict[str, Any]:
+    """The position as text (``companion/engine/README.md``), as the asking view may see it."""
+    record = record_of(game_id)
+    view = access.view_for(game_id, len(record.players), request.args.get("view"))
+    at = request.args.get("at")
+    if at is not None and not (at.isascii() and at.isdigit() and len(at) <= 9):
+        abort(400, f"at must be an action's number, not {at[:24]!r}.")
+    try:
+        text = the_table().position(game_id, view, None if at is None else int(at), timeout())
+    except Refused as e:
+        abort(409, f"{e.message}.")
+    return {"game": game_id, "at": None if at is None else int(at), "position": text}
 
 
 @bp.get("/health")
@@ -359,9 +387,12 @@ def _new_game_args(data: dict[str, Any]) -> dict[str, Any]:
         args["options"] = {k: payload.text(v, f"options.{k}", 40) for k, v in options.items()}
     if "seed" in data:
         args["seed"] = payload.integer(data["seed"], "seed", 0)
-    for key in ("mode", "layout", "kind", "roll"):  # their values are the Table's to check
+    # their values are the Table's to check
+    for key in ("mode", "layout", "kind", "roll", "second_ties"):
         if key in data:
             args[key] = payload.text(data[key], key, 20)
+    if "position" in data:  # the rules, mode and seed are the position's
+        args["position"] = payload.text(data["position"], "position", 8000)
     if "vp_per_player" in data:
         args["vp_per_player"] = payload.integer(data["vp_per_player"], "vp_per_player", 1)
     return args

@@ -123,7 +123,9 @@ SCHEMAS: dict[str, Any] = {
             "kind": {"type": "string", "enum": ["survive", "flotilla"]},
             "roll": {"type": "string", "enum": ["entered", "digital"]},
             "vp_per_player": {"type": "integer", "minimum": 1, "maximum": 99},
+            "second_ties": {"type": "string", "enum": ["toxicity", "friendly"]},
             "request_id": {"type": "string", "minLength": 1, "maxLength": 100},
+            "position": {"type": "string", "minLength": 1, "maxLength": 8000},
         },
         "additionalProperties": False,
     },
@@ -335,6 +337,26 @@ PATHS: dict[str, Any] = {
             "summary": "The stored log, every row (the table itself only: it holds hidden values).",
             "parameters": [GAME_ID],
             "responses": {"200": answer("The log.", OBJECT), **errors(403, 404, 503)},
+        }
+    },
+    "/api/games/{game_id}/position": {
+        "get": {
+            "summary": "The position as text (companion/engine/README.md), as this view may see it.",
+            "parameters": [
+                GAME_ID,
+                VIEW,
+                {
+                    "name": "at",
+                    "in": "query",
+                    "required": False,
+                    "description": "After the action with this number (default: now).",
+                    "schema": {"type": "integer", "minimum": 0},
+                },
+            ],
+            "responses": {
+                "200": answer("The position.", OBJECT),
+                **errors(400, 403, 404, 409, 503),
+            },
         }
     },
     "/api/games/{game_id}/stream": {

@@ -38,6 +38,29 @@ GAMES: dict[str, dict[str, Any]] = {
         "seed": 7, "mode": "physical", "layout": "table",
         "options": {"creature_move": "mandatory", "swimmer_after_swim": "yes"},
     },
+    # Every kit of the mini-expansion box at once: 6 players, Overpopulated!, dive dice, squid.
+    "survive-kits-6p": {
+        "players": [{"name": n} for n in ("Hal", "Ivy", "Jo", "Kit", "Lu", "Mo")],
+        "seed": 61, "mode": "digital", "layout": "random",
+        "modules": ["five-six", "overpopulated", "dive-dice", "squid"],
+    },
+    # 5 players with the squids replacing the whales (variant #1), the squid's entry as "may".
+    "survive-squid-variant-5p": {
+        "players": [{"name": n} for n in ("Nia", "Oz", "Pam", "Quin", "Ray")],
+        "seed": 52, "mode": "digital", "layout": "random",
+        "modules": ["five-six", "squid", "squid-variant-1"], "options": {"squid_entry": "may"},
+    },
+    # Two challenges: two people to a tile, and the game ends when the last person is gone.
+    "survive-challenges-3p": {
+        "players": [{"name": n} for n in ("Sam", "Tia", "Uma")],
+        "seed": 33, "mode": "digital", "layout": "random",
+        "modules": ["densely-populated", "leave-no-one-behind", "all-equal"],
+    },
+    # The 1986 box: the island in rings, the spinner, dolphins that carry swimmers.
+    "escape-1986-3p": {
+        "players": [{"name": n} for n in ("Val", "Wes", "Xan")],
+        "seed": 1986, "mode": "digital", "layout": "random", "modules": ["escape-1986"],
+    },
 }  # fmt: skip
 
 

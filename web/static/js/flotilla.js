@@ -130,7 +130,7 @@ export function lastTrade(snapshot) {
   const goods = (key, counts) => Object.entries(counts).filter(([, n]) => n).map(([c, n]) => t(key, { n, colour: colour(c) }));
   const parts = [...goods("flotilla.bought", trade.bought), ...goods("flotilla.sold", trade.sold),
     t("flotilla.trade.money", { cost: trade.cost, income: trade.income })];
-  if (trade.vp) parts.push(t("flotilla.trade.vp", { n: trade.vp }));
+  if (trade.vp) parts.push(t("flotilla.trade.vp", { n: trade.vp }) + (trade.vp_unverified ? ` ${t("flotilla.trade.vp.unverified")}` : ""));
   return h("div", { class: "tell last", dataset: { last: "trade" } },
     h("p", { class: "label", text: t("flotilla.last.trade", { name: byseat(snapshot, trade.seat).name }) }),
     h("p", { class: "outcome", text: parts.join(" · ") }));

@@ -8,7 +8,13 @@ import { PALETTE } from "./players.js";
 import { CAPTAINS, flotillaSetup, flotillaRequest } from "./flotilla.js";
 
 // Options shown only with their module: the squid's entry, the 1986 spinner and board.
-const OPTION_MODULE = { squid_entry: "squid", spinner_sectors: "escape-1986", entrances_per_island: "escape-1986" };
+const OPTION_MODULE = {
+  squid_entry: "squid",
+  spinner_sectors: "escape-1986",
+  entrances_per_island: "escape-1986",
+  layout_1986: "escape-1986",
+  backs_1986: "escape-1986",
+};
 // Options that mean nothing with a module: 1986 people carry no values (E-4).
 const OPTION_NOT_WITH = { own_values_visible: "escape-1986" };
 const offered = (o) =>
@@ -162,6 +168,8 @@ function rulesStep(rules, redraw) {
   ];
 }
 
+const rings = () => draft.modules.has("escape-1986") && draft.options.layout_1986 === "rings";
+
 function tableStep(redraw) {
   // The 1986 people carry no values (E-4): its tiles are all this choice is about.
   const v1986 = draft.modules.has("escape-1986") ? ".1986" : "";
@@ -171,8 +179,11 @@ function tableStep(redraw) {
     segmented("mode", ["physical", "digital"], draft.mode, (v) => { draft.mode = v; redraw(); }, (v) => t(`setup.mode.${v}`)),
     h("p", { class: "explain", text: t(`setup.mode.${draft.mode}.explain${v1986}`) }),
     h("p", { class: "option-title", text: t("setup.layout") }),
-    segmented("layout", ["random", "table"], draft.layout, (v) => { draft.layout = v; redraw(); }, (v) => t(`setup.layout.${v}`)),
-    h("p", { class: "explain", text: t(`setup.layout.${draft.layout}.explain`) }),
+    ...(rings()
+      // E-5: the 1986 island is laid in rings by terrain: nothing is random, nothing to tap in.
+      ? [h("p", { class: "explain", dataset: { layout: "rings" }, text: t("setup.layout.rings.explain") })]
+      : [segmented("layout", ["random", "table"], draft.layout, (v) => { draft.layout = v; redraw(); }, (v) => t(`setup.layout.${v}`)),
+        h("p", { class: "explain", text: t(`setup.layout.${draft.layout}.explain`) })]),
     h("details", { class: "advanced" },
       h("summary", { text: t("setup.advanced") }),
       h("label", { class: "field" }, t("setup.seed"),
