@@ -21,7 +21,7 @@ from typing import Any
 
 from . import history, seeds
 from .commands import REFEREE, Command, Event, Reply
-from .engine import Game, Rules, RulesError
+from .engine import Game, IllegalAction, MalformedAction, Rules, RulesError
 from .flotilla import FlotillaError, RuleBroken
 from .flotilla.game import FlotillaGame
 from .kinds import (
@@ -550,9 +550,9 @@ class Table:
                 rules = Rules(tuple(args.get("modules", ("base",))), dict(args.get("options", {})))
                 Game.new(rules, len(players), seed, mode)
                 rules_json = rules.to_json()
-        except (RuleBroken, engine.IllegalAction) as e:
+        except (RuleBroken, IllegalAction) as e:
             raise Refused(e.message, e.rule) from None
-        except (RulesError, FlotillaError, engine.MalformedAction, TypeError, ValueError) as e:
+        except (RulesError, FlotillaError, MalformedAction, TypeError, ValueError) as e:
             raise Refused(str(e), getattr(e, "rule", None)) from None
         if "seed" in args:
             settings = {**settings, "seed": seeds.TYPED}

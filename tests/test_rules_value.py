@@ -23,6 +23,8 @@ SPEC_DEFAULTS = {
     "winds_empty_boat": "allowed",
     "spinner_sectors": "uniform",
     "entrances_per_island": "1",
+    "layout_1986": "rings",
+    "backs_1986": "default",
 }
 
 # Spec §11, the rule modules table.
@@ -53,6 +55,7 @@ SPEC_OTHER_VALUES = {
     "dolphin_to_safety": "yes",
     "winds_empty_boat": "forbidden",
     "entrances_per_island": "2",
+    "layout_1986": "random",
 }
 
 
