@@ -10,9 +10,9 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-SOURCES = ("phone", "gpio", "serial", "sim", "camera", "cli", "table")
+SOURCES = ("phone", "gpio", "serial", "sim", "camera", "cli", "table", "bot")
 INTENTS = (
-    "new_game",  # args: players [{name, colour}], modules, options, seed, mode, layout
+    "new_game",  # args: players [{name, colour, bot?}], modules, options, seed, mode, layout
     "roll",  # the creature die, drawn by the companion
     "draw",  # any table decision (a tile back, a terrain) drawn by the companion
     "next",  # go on: end movement, keep no tile, stop or leave the creature

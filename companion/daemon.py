@@ -19,6 +19,7 @@ from types import FrameType
 from typing import TYPE_CHECKING, Any, TextIO
 
 from . import notify, security, urls
+from .bots.seat import BotSeats
 from .camera import Camera
 from .commands import Command
 from .config import Config
@@ -112,6 +113,7 @@ class Daemon:
         self.err = err or sys.stderr
         self.store: Store | None = None
         self.table: Table | None = None
+        self.bots: BotSeats | None = None
         self.server: Any = None
         self.watchdog: notify.Watchdog | None = None
         self.security: security.Security | None = None
@@ -152,6 +154,8 @@ class Daemon:
             ) from None
         self.table = Table(self.store)
         self.table.start()
+        self.bots = BotSeats(self.table)
+        self.bots.start()
         if self.demo_seed is not None:
             self._demo_game(self.demo_seed)
         self._start_panel()
@@ -362,6 +366,9 @@ class Daemon:
         if self.voice is not None:
             self.voice.stop()
             self.voice = None
+        if self.bots is not None:
+            self.bots.stop()
+            self.bots = None
         if self.table is not None:
             self.table.stop()
         if self.store is not None:

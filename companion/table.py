@@ -19,9 +19,9 @@ from concurrent.futures import Future
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from . import history, seeds
+from . import bots, history, seeds
 from .commands import REFEREE, Command, Event, Reply
-from .engine import Game, IllegalAction, MalformedAction, Rules, RulesError
+from .engine import Game, IllegalAction, MalformedAction, Rules, RulesError, actions
 from .flotilla import FlotillaError, RuleBroken
 from .flotilla.game import FlotillaGame
 from .kinds import (
@@ -38,7 +38,7 @@ from .kinds import (
     seen,
     views_of,
 )
-from .proposals import CAMERA_ONLY_PROPOSES, Proposals
+from .proposals import CAMERA_ONLY_PROPOSES, Proposals, last
 from .refusals import Refused, UnknownGame
 from .store import GameRecord, Row, Store, StoreError
 
@@ -131,6 +131,8 @@ class Table:
         self.status: dict[str, Any] = {"panel": "none", "camera": "none"}
         self.proposals = Proposals(self._act, self._tell_state)
         """The camera's word on each game (a pending proposal, a disagreement)."""
+        self.bot_moves: dict[int, BotMove] = {}
+        """Each physical game's bot decision waiting for a person to make it on the board."""
         self.heartbeat = time.monotonic()
         """When the Table's thread last came round its loop; a watchdog reads it."""
         self._queue: queue.Queue[tuple[Callable[[], Any], Future[Any]] | None] = queue.Queue()
@@ -356,6 +358,7 @@ class Table:
             "can_undo": self._undoable(loaded) is not None,
             "status": dict(self.status),
             "camera": self.proposals.to_json(loaded),
+            "bot_move": self._bot_json(loaded),
         }
         choices = KINDS[record.kind].choices
         return {
@@ -384,6 +387,8 @@ class Table:
                 if command.intent == "sync":
                     return self.proposals.sync(loaded, command)
                 return self.proposals.propose(loaded, command)
+            if command.source == "bot" and command.action is not None:
+                return self._bot(loaded, command)
             if command.intent is None:
                 assert command.action is not None
                 return self._act(loaded, command, command.action)
@@ -560,6 +565,15 @@ class Table:
             {"seat": i, "name": str(p.get("name") or f"Player {i + 1}"), "colour": p.get("colour")}
             for i, p in enumerate(players)
         ]
+        for seat, p in zip(seats, players, strict=True):
+            level = p.get("bot")
+            if level is None:
+                continue
+            if kind != "survive" or level not in bots.LEVELS:
+                raise Refused(
+                    f"a bot seat plays Survive at level {', '.join(bots.LEVELS)}, not {level!r}"
+                )
+            seat["bot"] = level
         game_id = self._store.create_game(
             kind,
             rules_json,
@@ -614,6 +628,10 @@ class Table:
                      "enter what the dice show")  # fmt: skip
 
     def _next(self, loaded: Loaded, command: Command) -> Reply:
+        move = self._bot_move(loaded)
+        if move is not None:  # the move is on the board now: a person says so
+            self.bot_moves.pop(loaded.record.id, None)
+            return self._act(loaded, replace(command, seat=move.seat), list(move.action))
         if ("done",) not in loaded.game.legal_actions():
             raise Refused("there is nothing to skip now: this step needs a choice")
         return self._act(loaded, command, ["done"])
@@ -742,6 +760,72 @@ class Table:
         self._forget(game_id)
         self._fetch(game_id)
 
+    # -- bot seats -------------------------------------------------------------------------
+
+    def bot_turn(self) -> tuple[int, int, str, Any] | None:
+        """When a bot seat of the current game is to decide and has not yet: (game, seat,
+        level, what that seat knows). The bot decides on that alone, outside this thread.
+        What it knows is None when all it has to do is roll its own die (a digital game)."""
+
+        def job() -> tuple[int, int, str, Any] | None:
+            if self.current is None:
+                return None
+            loaded = self._fetch(self.current)
+            game = loaded.game
+            if not isinstance(game, Game) or game.over:
+                return None
+            turn = game.state.turn
+            if game.phase == "roll" and loaded.record.mode == "digital" and game.is_chance():
+                level = _seat(loaded, turn).get("bot")  # its own die: no one else rolls it
+                return None if level is None else (loaded.record.id, turn, level, None)
+            if game.actor is None:
+                return None
+            level = _seat(loaded, game.actor).get("bot")
+            if level is None or self._bot_move(loaded) is not None:
+                return None
+            if game.phase == "reveal" and loaded.record.mode == "physical":
+                return None  # the value under a saved piece is read off it by a person
+            return loaded.record.id, game.actor, level, bots.knowledge(game.state, game.actor)
+
+        result: tuple[int, int, str, Any] | None = self.read(job)
+        return result
+
+    def _bot(self, loaded: Loaded, command: Command) -> Reply:
+        """A bot seat's decision: done at once in a digital game; at a physical table shown to
+        every phone as a sentence until a person has made it on the board and says so (NEXT)."""
+        seat = command.seat
+        if seat is None or _seat(loaded, seat).get("bot") is None:
+            raise Refused("only a bot seat's decisions come from the bot")
+        if loaded.record.mode == "digital" or command.action is None:
+            return self._act(loaded, command, command.action)
+        game = loaded.game
+        assert isinstance(game, Game)
+        try:
+            action = actions.check(command.action)
+        except MALFORMED as e:
+            raise Refused(str(e)) from None
+        if game.actor != seat or action not in game.legal_actions():
+            raise Refused(f"seat {seat + 1} may not do that now: the game moved on")
+        name = _seat(loaded, seat).get("colour") or _seat(loaded, seat)["name"]
+        said = bots.sentence(game.state, str(name).capitalize(), action)
+        why = str(command.args.get("why", ""))
+        self.bot_moves[loaded.record.id] = BotMove(seat, action, said, why, last(loaded))
+        self._tell_state(loaded)
+        return Reply(command.request_id, True, loaded.record.id, message=said)
+
+    def _bot_move(self, loaded: Loaded) -> BotMove | None:
+        """The bot decision waiting to be made on the board; one made before the last action in
+        force is stale (an undo, a correction)."""
+        move = self.bot_moves.get(loaded.record.id)
+        return move if move is not None and move.at == last(loaded) else None
+
+    def _bot_json(self, loaded: Loaded) -> dict[str, Any] | None:
+        move = self._bot_move(loaded)
+        if move is None:
+            return None
+        return {"seat": move.seat, "sentence": move.sentence, "why": move.why,
+                "action": list(move.action)}  # fmt: skip
+
 
 def _not_theirs(kind: Kind, game: AnyGame, seat: int | None) -> str:
     """Why `seat` may not tell the table's dice now ("" when it may, or for no seat); a seat
@@ -752,6 +836,23 @@ def _not_theirs(kind: Kind, game: AnyGame, seat: int | None) -> str:
     if teller is not None and seat != teller:
         return f"seat {teller + 1}'s phone tells what their dice show"
     return ""
+
+
+@dataclass(frozen=True)
+class BotMove:
+    """A bot's decision at a physical table, waiting for a person to carry it out."""
+
+    seat: int
+    action: tuple[Any, ...]
+    sentence: str
+    why: str
+    at: int
+    """The last action in force when the bot decided."""
+
+
+def _seat(loaded: Loaded, seat: int) -> dict[str, Any]:
+    seats = loaded.record.players
+    return seats[seat] if 0 <= seat < len(seats) else {}
 
 
 def _reader(command: Command) -> View:

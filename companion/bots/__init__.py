@@ -12,5 +12,14 @@
 
 from .knowledge import determinise, knowledge
 from .players import BASELINES, LEVELS, Decision, decide
+from .say import sentence
 
-__all__ = ["BASELINES", "LEVELS", "Decision", "decide", "determinise", "knowledge"]
+__all__ = [
+    "BASELINES",
+    "LEVELS",
+    "Decision",
+    "decide",
+    "determinise",
+    "knowledge",
+    "sentence",
+]

@@ -19,8 +19,8 @@ from ..engine.state import BOAT, LAND, SAVED, SEA, State
 # How much of a person's value each place promises, before distance and danger.
 ON_LAND = 0.5
 ON_BOAT = 0.55
-IN_SEA = 0.5
-PER_STEP = 0.06  # each hex still to go to safety
+IN_SEA = 0.55
+PER_STEP = 0.1  # each hex still to go to safety
 TERRAIN_BONUS = {"beach": -0.04, "forest": 0.0, "mountain": 0.03}  # beaches sink first (B-20)
 SHARK_NEAR = 0.1  # a swimmer a shark can reach
 SERPENT_NEAR = 0.08  # anything at sea beside a sea serpent
