@@ -82,7 +82,7 @@ def join_block(keeper: Any) -> str:
         f"The table is its own Wi-Fi network now: {network.ssid}, password {network.password}.",
         "Scan to join the network:",
         terminal_qr(network.qr_data()).rstrip("\n"),
-        f"then scan to open {keeper.page_url} (or http://atlantis.local):",
+        f"then scan to open {keeper.page_url} (or {keeper.name_url}):",
         terminal_qr(keeper.page_url).rstrip("\n"),
     ]
     return "\n".join(line for line in lines if line)

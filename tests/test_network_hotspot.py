@@ -259,6 +259,8 @@ def test_keeper_says_what_is_wrong_and_keeps_going(double: Double, tmp_path: Pat
 def test_page_url_on_the_hotspot() -> None:
     assert hotspot.page_url("10.42.0.1", 8000, 80) == "http://10.42.0.1/"
     assert hotspot.page_url("10.42.0.1", 8000, 0) == "http://10.42.0.1:8000/"
+    assert hotspot.name_url(8000, 80) == "http://atlantis.local/"
+    assert hotspot.name_url(8000, 0) == "http://atlantis.local:8000/"
 
 
 def test_network_config_checked() -> None:

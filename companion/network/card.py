@@ -163,7 +163,9 @@ def layout(
         Text(left, y + 4.5, 10, network.ssid, bold=True, mono=True),
         Text(left, y + 9.5, 8, f"{t['password']}:"),
         Text(left, y + 14, 10, network.password, bold=True, mono=True),
-        Text(right, y + 4.5, 10, name_url.removeprefix("http://"), bold=True, mono=True),
+        Text(
+            right, y + 4.5, 10, name_url.removeprefix("http://").rstrip("/"), bold=True, mono=True
+        ),
         Text(right, y + 9.5, 8, f"{t['or']}:"),
         Text(right, y + 14, 10, page_url.removeprefix("http://").rstrip("/"), bold=True, mono=True),
     ]

@@ -26,6 +26,10 @@ def _page_url(cfg: Config) -> str:
     return hotspot.page_url(cfg["network.address"], cfg["web.port"], cfg["network.portal_port"])
 
 
+def _name_url(cfg: Config) -> str:
+    return hotspot.name_url(cfg["web.port"], cfg["network.portal_port"])
+
+
 def hotspot_status(cfg: Config, nm: NetworkManager) -> list[str]:
     """What `companion hotspot status` prints; NetworkManagerError if nmcli cannot answer."""
     mode = cfg["network.hotspot"]
@@ -45,7 +49,7 @@ def hotspot_status(cfg: Config, nm: NetworkManager) -> list[str]:
     lines.append(f"hotspot: {'up' if up else 'down'} (network {network.ssid})")
     lines.append(f"other networks up: {', '.join(others) if others else 'none'}")
     if up:
-        lines.append(f"page: {_page_url(cfg)} or http://{HOSTNAME}.local")
+        lines.append(f"page: {_page_url(cfg)} or {_name_url(cfg)}")
     return lines
 
 
@@ -77,7 +81,7 @@ def cmd_hotspot(args: argparse.Namespace, load: ConfigLoader) -> int:
         if args.action == "on":
             network = hotspot.hotspot_up(cfg, cfg.state_dir, nm)
             print(f"Hotspot up: network {network.ssid}, password {network.password}")
-            print(f"Page: {_page_url(cfg)} (or http://{HOSTNAME}.local)")
+            print(f"Page: {_page_url(cfg)} (or {_name_url(cfg)})")
             if cfg["network.hotspot"] == "auto":
                 print('Note: with [network] hotspot = "auto" the companion gives it back when '
                       'another network comes up; "on" keeps it.')  # fmt: skip
@@ -108,7 +112,7 @@ def cmd_card(args: argparse.Namespace, load: ConfigLoader) -> int:
     language = args.language or cfg["game.language"]
     from . import card  # segno and fpdf2: only for the command that draws
 
-    drawn = card.layout(network, _page_url(cfg), sec.pin, language, f"http://{HOSTNAME}.local")
+    drawn = card.layout(network, _page_url(cfg), sec.pin, language, _name_url(cfg))
     try:
         card.write(drawn, output)
     except ImportError as e:

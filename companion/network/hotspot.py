@@ -89,6 +89,11 @@ def page_url(address: str, web_port: int, portal_port: int) -> str:
     return f"http://{address}/" if portal_port == 80 else f"http://{address}:{web_port}/"
 
 
+def name_url(web_port: int, portal_port: int) -> str:
+    """The page's address by name (avahi's ``atlantis.local``), on the same port."""
+    return page_url(f"{identity.HOSTNAME}.local", web_port, portal_port)
+
+
 def profile(config: Any, network: identity.WifiNetwork, nm: NetworkManager) -> Profile:
     wanted = config["network.interface"]
     device = nm.wifi_device(wanted)
@@ -137,6 +142,7 @@ class Keeper:
         """Told each time the hotspot comes up or goes down (whoever did it): the daemon opens
         or closes the portal's port and says how to join."""
         self.page_url = page_url(config["network.address"], web_port, config["network.portal_port"])
+        self.name_url = name_url(web_port, config["network.portal_port"])
         self.network = identity.load(state_dir)
         self.active = False
         self.looked = False
@@ -164,7 +170,8 @@ class Keeper:
             change = self.policy.step(self.clock(), seen, self.busy())
             if change == "up":
                 self.network = hotspot_up(self.config, self.state_dir, self.nm)
-                log.warning("hotspot %s is up: no other network", self.network.ssid)
+                why = "no other network" if self.policy.mode == "auto" else 'hotspot = "on"'
+                log.warning("hotspot %s is up (%s)", self.network.ssid, why)
             elif change == "down":
                 self.nm.down()
                 log.warning("hotspot given back (%s)", self.policy.mode)
