@@ -104,8 +104,11 @@ def wait_http_200(base: str, paths: tuple[str, ...], timeout: float = 10.0) -> t
 
 def write_config(folder: Path, port: int, extra: str = "") -> Path:
     path = folder / "companion.toml"
+    # A daemon under test never changes this machine's network, unless the test says how.
+    network = "" if "[network]" in extra else '\n[network]\nhotspot = "off"\n'
     path.write_text(
         f'[store]\npath = "{folder / "games.db"}"\n\n[web]\nhost = "127.0.0.1"\nport = {port}\n'
+        + network
         + extra,
         encoding="utf-8",
     )
