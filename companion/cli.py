@@ -14,7 +14,19 @@ import tempfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from . import bench, config, daemon, doctor, history, kiosk, security, seeds, service, simulate
+from . import (
+    bench,
+    config,
+    daemon,
+    doctor,
+    history,
+    integrity,
+    kiosk,
+    security,
+    seeds,
+    service,
+    simulate,
+)
 from .bots import LEVELS
 from .engine import Rules, RulesError
 from .network import cli as network_cli
@@ -187,6 +199,22 @@ def cmd_position(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_repair(args: argparse.Namespace) -> int:
+    """The way out for a damaged game (`integrity`): run with the companion stopped."""
+    cfg = _config(args)
+    store = _open_store(cfg)
+    if store is None:
+        raise CommandError(f"no game log at {cfg.store_path}: no game has been played here yet")
+    output = Path(args.output or f"atlantis-game-{args.game}-until-damage.json")
+    try:
+        print(integrity.repair(store, args.game, output))
+    except StoreError as e:
+        raise CommandError(str(e)) from None
+    finally:
+        store.close()
+    return 0
+
+
 def cmd_doctor(args: argparse.Namespace) -> int:
     cfg = _config(args)
     checks = list(doctor.run(cfg))
@@ -336,6 +364,17 @@ def parser() -> argparse.ArgumentParser:
         "--at", type=int, metavar="SEQ", help="after this action (see: companion replay)"
     )
     po.set_defaults(run=cmd_position)
+
+    rp = with_config(
+        sub.add_parser(
+            "repair",
+            help="a damaged game (see doctor): export it up to its last good action and go on "
+            "from there (stop the companion first)",
+        )
+    )
+    rp.add_argument("game", type=int, metavar="GAME", help="the game's id")
+    rp.add_argument("--output", metavar="FILE", help="where the export goes")
+    rp.set_defaults(run=cmd_repair)
 
     do = with_config(
         sub.add_parser("doctor", help="check GPIO, serial, camera, the game log and the hotspot")

@@ -18,7 +18,7 @@ from pathlib import Path
 from types import FrameType
 from typing import TYPE_CHECKING, Any, TextIO
 
-from . import notify, security, urls
+from . import integrity, notify, security, urls
 from .bots.seat import BotSeats
 from .camera import Camera
 from .commands import Command
@@ -143,6 +143,11 @@ class Daemon:
         if self.store.recovered:
             print(f"companion: {self.store.recovered}", file=self.err, flush=True)
             log.warning("game log recovered: %s", self.store.recovered)
+        # A game still in play that lost rows or no longer replays: said now, not at its first
+        # request (`companion doctor` checks the finished ones too).
+        for damage in integrity.problems(self.store, unfinished_only=True):
+            print(f"companion: {damage}", file=self.err, flush=True)
+            log.warning("%s", damage)
         try:
             self.security = security.load(
                 self.state_dir, self.config["security.pin"], self.config["security.secret"]

@@ -11,6 +11,7 @@ from __future__ import annotations
 import glob
 import importlib
 import os
+import shutil
 import socket
 import sqlite3
 import warnings
@@ -447,9 +448,53 @@ def voice(config: Config) -> Check:
     return Check("voice", "ok", f"espeak-ng speaks {lang} ({outlet}, {config['voice.verbosity']})")
 
 
+def disk(config: Config) -> Check:
+    """Free space where the game log lives: a full disk refuses every move."""
+    from .table import storage_status
+
+    path = config.store_path
+    folder = path.parent
+    while not folder.exists():
+        folder = folder.parent
+    status = storage_status(folder / path.name)
+    free = shutil.disk_usage(folder).free // (1024 * 1024)
+    text = f"{free} MB free on the disk of {path}"
+    if status == "ok":
+        return Check("disk", "ok", text)
+    advice = "free some space (old logs, a full journal: journalctl --vacuum-size=50M)"
+    return Check("disk", "fail" if status == "full" else "warn", text, advice)
+
+
+def games(config: Config) -> Check:
+    """Every stored game is as it was stored and still replays (`integrity`)."""
+    from . import integrity
+    from .store import Store
+
+    path = config.store_path
+    if not path.exists() or unreadable(path):
+        return Check("games", "ok", "no game log to check (see the store check)")
+    store = Store.reading(path)
+    try:
+        if store.pragma("user_version") < 2:
+            return Check("games", "ok", "checked from the companion's next start (older log)")
+        count = len(store.games())
+        found = integrity.problems(store)
+    finally:
+        store.close()
+    if not found:
+        return Check("games", "ok", f"{count} game(s): each as stored, each replays")
+    return Check(
+        "games", "fail", "; ".join(f"game {d.game} from action {d.seq}: {d.text}" for d in found),
+        "; ".join(f"companion repair {d.game}" for d in found)
+        + ": each exports its game up to the last good action and goes on from there",
+    )  # fmt: skip
+
+
 CHECKS: tuple[Callable[[Config], Check], ...] = (
     config_file,
     store,
+    disk,
+    games,
     web_port,
     panel,
     gpio,

@@ -11,6 +11,7 @@ then says, in plain words, what happened and where the old file is.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import sqlite3
@@ -53,6 +54,16 @@ MIGRATIONS: list[str] = [
     CREATE INDEX actions_by_ord ON actions (game_id, ord, seq);
     CREATE INDEX actions_by_request ON actions (game_id, request_id);
     """,
+    """
+    CREATE TABLE requests (
+        game_id INTEGER NOT NULL REFERENCES games(id),
+        request_id TEXT NOT NULL,
+        reader,                       -- the view the reply was written for: a seat, or a name
+        reply TEXT NOT NULL,          -- JSON: the first reply, as its sender read it
+        PRIMARY KEY (game_id, request_id)
+    );
+    ALTER TABLE actions ADD COLUMN chain TEXT;  -- running checksum of the game's rows (`chained`)
+    """,
 ]
 
 STATUSES = ("ok", "undone", "corrected", "superseded")
@@ -91,11 +102,28 @@ class StoreError(Exception):
     """The store cannot do what was asked (an unknown game, a database from a newer version)."""
 
 
+Request = tuple[str, "int | str", dict[str, Any]]
+"""A command's request id, the view its reply was written for (a seat, or SPECTATOR or REFEREE)
+and the reply it got: kept with what the command
+changed, in the same transaction, so that a resent command is answered, not done again."""
+
+
+def chained(previous: str, seq: int, ord_: int, action: str, source: str, seat: int | None) -> str:
+    """The running checksum after one more stored row: BLAKE2b over the previous one and the
+    row's fixed fields (its status changes with undo and corrections; what it was does not)."""
+    text = json.dumps([previous, seq, ord_, action, source, seat])
+    return hashlib.blake2b(text.encode(), digest_size=16).hexdigest()
+
+
 class Store:
     """The game log. Use it from one thread: the Table's."""
 
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
+        self.tally_path = self.path.with_name(self.path.name + ".tally")
+        """Each game's last stored row and checksum, written after every commit that adds rows:
+        a witness outside the database, so that a log that lost committed rows (a damaged WAL
+        file is replayed only up to its first bad frame) is noticed (`damage`)."""
         self.recovered: str | None = None
         self.path.parent.mkdir(parents=True, exist_ok=True)
         try:
@@ -113,6 +141,73 @@ class Store:
                 f"tool such as 'sqlite3 {aside} .recover' may still get games out of it."
             )
             self.db = self._open()
+        self.tally = self._read_tally()
+
+    @classmethod
+    def reading(cls, path: str | Path) -> Store:
+        """The store opened read-only (for `companion doctor`): nothing is migrated, moved or
+        written."""
+        store = cls.__new__(cls)
+        store.path = Path(path)
+        store.tally_path = store.path.with_name(store.path.name + ".tally")
+        store.recovered = None
+        store.db = sqlite3.connect(f"file:{store.path}?mode=ro", uri=True, check_same_thread=False)
+        store.tally = store._read_tally()
+        return store
+
+    def _read_tally(self) -> dict[int, tuple[int, str]]:
+        try:
+            data = json.loads(self.tally_path.read_text(encoding="utf-8"))
+            return {int(g): (int(seq), str(chain)) for g, (seq, chain) in data.items()}
+        except (OSError, ValueError, TypeError):  # none yet, or cut short by a power cut
+            return {}
+
+    def _witness(self, game_id: int) -> None:
+        """Write down the game's last row now that it is committed (no fsync: a witness that
+        lags behind the database after a power cut says nothing wrong)."""
+        last = self.db.execute(
+            "SELECT seq, chain FROM actions WHERE game_id = ? ORDER BY seq DESC LIMIT 1",
+            (game_id,),
+        ).fetchone()
+        if last is None:
+            return
+        self.tally[game_id] = (last[0], last[1])
+        fresh = self.tally_path.with_name(self.tally_path.name + ".new")
+        try:
+            fresh.write_text(json.dumps({str(g): list(v) for g, v in self.tally.items()}))
+            os.replace(fresh, self.tally_path)
+        except OSError:
+            pass  # a full disk: the database refused the write first, or will say so next
+
+    def forget_tally(self, game_id: int) -> None:
+        """Accept the game's log as it is now (the way out after a loss was reported)."""
+        self.tally.pop(game_id, None)
+        self._witness(game_id)
+
+    def damage(self, game_id: int) -> tuple[int, str] | None:
+        """The first row of the game's log that is not as it was stored, and why; None when
+        every row's checksum holds and nothing the witness saw stored is missing."""
+        chain = ""
+        rows = self.db.execute(
+            "SELECT seq, ord, action, source, seat, chain FROM actions WHERE game_id = ? "
+            "ORDER BY seq",
+            (game_id,),
+        ).fetchall()
+        for seq, ord_, action, source, seat, stored in rows:
+            chain = chained(chain, seq, ord_, action, source, seat)
+            if stored != chain:
+                return seq, f"action {seq} is not as it was stored (its checksum differs)"
+        last = rows[-1][0] if rows else 0
+        seen = self.tally.get(game_id)
+        if seen is not None and seen[0] > last:
+            return last + 1, (
+                f"actions {last + 1} to {seen[0]} were stored and are gone: the log ends at "
+                f"action {last} (a damaged write-ahead log file is replayed only up to its "
+                "first bad frame)"
+            )
+        if seen is not None and not any(r[0] == seen[0] and r[5] == seen[1] for r in rows):
+            return seen[0], f"action {seen[0]} is not as it was stored (its checksum differs)"
+        return None
 
     def _open(self) -> sqlite3.Connection:
         db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
@@ -140,6 +235,8 @@ class Store:
             db.execute("BEGIN IMMEDIATE")
             for statement in _statements(MIGRATIONS[i]):
                 db.execute(statement)
+            if i == 1:  # the rows stored before there was a checksum get theirs now
+                _chain_all(db)
             db.execute(f"PRAGMA user_version={i + 1}")
             db.execute("COMMIT")
 
@@ -240,16 +337,17 @@ class Store:
         outcome: dict[str, Any] | None = None,
     ) -> int:
         """Store one accepted action at the end of the game's log; return its sequence number."""
-        return self.append_all(game_id, [(action, source, seat, request_id)], at, outcome)[0]
+        return self.append_all(game_id, [(action, source, seat, request_id, None)], at, outcome)[0]
 
     def append_all(
         self,
         game_id: int,
-        actions: list[tuple[list[Any], str, int | None, str | None]],
+        actions: list[tuple[list[Any], str, int | None, str | None, str | None]],
         at: float,
         outcome: dict[str, Any] | None = None,
+        request: Request | None = None,
     ) -> list[int]:
-        """Store accepted actions (each ``(action, source, seat, request_id)``) at the end of the
+        """Store accepted actions (each ``(action, source, seat, request_id, note)``) at the end of the
         game's log in one transaction — a command and the draws it brings, one ``fsync`` —; return
         their sequence numbers.
 
@@ -261,18 +359,59 @@ class Store:
             ord_ = db.execute(
                 "SELECT COALESCE(MAX(ord), 0) + 1 FROM actions WHERE game_id = ?", (game_id,)
             ).fetchone()[0]
-            db.executemany(
-                "INSERT INTO actions (game_id, seq, ord, action, source, seat, at, request_id) "
-                "VALUES (?,?,?,?,?,?,?,?)",
-                [(game_id, seq + i, ord_ + i, json.dumps(action), source, seat, at, request_id)
-                 for i, (action, source, seat, request_id) in enumerate(actions)],
-            )  # fmt: skip
+            for i, (action, source, seat, request_id, note) in enumerate(actions):
+                self._insert(game_id, seq + i, ord_ + i, action, source, seat, at, request_id, note)
             if outcome is not None:
                 db.execute(
                     "UPDATE games SET outcome = ?, ended_at = ? WHERE id = ?",
                     (json.dumps(outcome), at, game_id),
                 )
+            self._remember(game_id, request, seq)
+        self._witness(game_id)
         return [seq + i for i in range(len(actions))]
+
+    def _insert(
+        self, game_id: int, seq: int, ord_: int, action: list[Any], source: str,
+        seat: int | None, at: float, request_id: str | None = None, note: str | None = None,
+    ) -> None:  # fmt: skip
+        """One new row, its running checksum following the game's last row's."""
+        text = json.dumps(action)
+        last = self.db.execute(
+            "SELECT chain FROM actions WHERE game_id = ? ORDER BY seq DESC LIMIT 1", (game_id,)
+        ).fetchone()
+        chain = chained(last[0] if last else "", seq, ord_, text, source, seat)
+        self.db.execute(
+            "INSERT INTO actions (game_id, seq, ord, action, source, seat, at, request_id, note, "
+            "chain) VALUES (?,?,?,?,?,?,?,?,?,?)",
+            (game_id, seq, ord_, text, source, seat, at, request_id, note, chain),
+        )
+
+    def _remember(self, game_id: int, request: Request | None, seq: int | None = None) -> None:
+        """Keep a request's reply (inside the caller's transaction); `seq`: the number the
+        store gave what the request made, when the reply could not know it beforehand."""
+        if request is None or not request[0]:
+            return
+        request_id, reader, reply = request
+        if seq is not None and reply.get("seq") is None:
+            reply = {**reply, "seq": seq}
+        self.db.execute(
+            "INSERT OR IGNORE INTO requests (game_id, request_id, reader, reply) VALUES (?,?,?,?)",
+            (game_id, request_id, reader, json.dumps(reply)),
+        )
+
+    def remember(self, game_id: int, request: Request) -> None:
+        """Keep the reply of a request that changed nothing stored (or whose change is stored
+        already with its request id)."""
+        with self.transaction():
+            self._remember(game_id, request)
+
+    def recall(self, game_id: int, request_id: str) -> tuple[int | str, dict[str, Any]] | None:
+        """The view a request's first reply was written for, and that reply, if it was kept."""
+        row = self.db.execute(
+            "SELECT reader, reply FROM requests WHERE game_id = ? AND request_id = ?",
+            (game_id, request_id),
+        ).fetchone()
+        return None if row is None else (row[0], json.loads(row[1]))
 
     def find_game_request(self, request_id: str) -> int | None:
         """The game a start request made, if it made one."""
@@ -292,14 +431,19 @@ class Store:
         ).fetchone()[0]
         return seq
 
-    def mark(self, game_id: int, seqs: list[int], status: str, note: str | None) -> None:
-        """Set the status of these actions (undone or superseded); the rows stay."""
+    def mark(
+        self, game_id: int, seqs: list[int], status: str, note: str | None,
+        request: Request | None = None,
+    ) -> None:  # fmt: skip
+        """Set the status of these actions (undone or superseded); the rows stay. `request`:
+        the command that did it, kept in the same transaction."""
         assert status in STATUSES
         with self.transaction() as db:
             db.executemany(
                 "UPDATE actions SET status = ?, note = ? WHERE game_id = ? AND seq = ?",
                 [(status, note, game_id, seq) for seq in seqs],
             )
+            self._remember(game_id, request)
 
     def correct(
         self,
@@ -311,11 +455,15 @@ class Store:
         at: float,
         by: str,
         superseded: list[int],
+        outcome: dict[str, Any] | None = None,
+        request: Request | None = None,
     ) -> int:
         """Replace action `seq` by `action` in the log, in one transaction.
 
         The old row is kept as ``corrected`` (with who corrected it); the new one takes its place
-        in the log; the actions the correction made illegal are kept as ``superseded``.
+        in the log; the actions the correction made illegal are kept as ``superseded``. The
+        game's end follows in the same transaction: `outcome` when the corrected game is over,
+        else none (a correction may take a game back from its end). `request`: the command.
         """
         with self.transaction() as db:
             old = db.execute(
@@ -328,17 +476,20 @@ class Store:
                 "UPDATE actions SET status = 'corrected', note = ? WHERE game_id = ? AND seq = ?",
                 (f"corrected by {by} (now action {new_seq})", game_id, seq),
             )
-            db.execute(
-                "INSERT INTO actions (game_id, seq, ord, action, source, seat, at, note) "
-                "VALUES (?,?,?,?,?,?,?,?)",
-                (game_id, new_seq, old[0], json.dumps(action), source, seat, at,
-                 f"correction of action {seq} by {by}"),
-            )  # fmt: skip
+            self._insert(game_id, new_seq, old[0], action, source, seat, at,
+                         request[0] if request else None, f"correction of action {seq} by {by}")  # fmt: skip
             db.executemany(
                 "UPDATE actions SET status = 'superseded', note = ? WHERE game_id = ? AND seq = ?",
                 [(f"no longer legal after the correction of action {seq}", game_id, s)
                  for s in superseded],
             )  # fmt: skip
+            db.execute(
+                "UPDATE games SET outcome = ?, ended_at = ? WHERE id = ?",
+                (None if outcome is None else json.dumps(outcome),
+                 None if outcome is None else at, game_id),
+            )  # fmt: skip
+            self._remember(game_id, request, new_seq)
+        self._witness(game_id)
         return new_seq
 
     def log(self, game_id: int, everything: bool = False) -> list[Row]:
@@ -356,6 +507,20 @@ class Store:
 
     def pragma(self, name: str) -> Any:
         return self.db.execute(f"PRAGMA {name}").fetchone()[0]
+
+
+def _chain_all(db: sqlite3.Connection) -> None:
+    """Give every stored row its running checksum, game by game in the order stored."""
+    chains: dict[int, str] = {}
+    rows = db.execute(
+        "SELECT game_id, seq, ord, action, source, seat FROM actions ORDER BY game_id, seq"
+    ).fetchall()
+    for game_id, seq, ord_, action, source, seat in rows:
+        chains[game_id] = chained(chains.get(game_id, ""), seq, ord_, action, source, seat)
+        db.execute(
+            "UPDATE actions SET chain = ? WHERE game_id = ? AND seq = ?",
+            (chains[game_id], game_id, seq),
+        )
 
 
 def _statements(script: str) -> list[str]:

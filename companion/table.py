@@ -10,16 +10,20 @@ nowhere else.
 from __future__ import annotations
 
 import contextlib
+import errno
 import logging
 import queue
+import shutil
+import sqlite3
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import Any
 
-from . import bots, history, seeds
+from . import bots, history, integrity, seeds
 from .commands import REFEREE, Command, Event, Reply
 from .engine import Game, IllegalAction, MalformedAction, Rules, RulesError, actions
 from .flotilla import FlotillaError, RuleBroken
@@ -40,7 +44,7 @@ from .kinds import (
 )
 from .proposals import CAMERA_ONLY_PROPOSES, Proposals, last
 from .refusals import Refused, UnknownGame
-from .store import GameRecord, Row, Store, StoreError
+from .store import GameRecord, Request, Row, Store, StoreError
 
 log = logging.getLogger(__name__)
 
@@ -114,6 +118,7 @@ class Done:
     seat: int | None
     events: Sequence[AnyEvent]
     request_id: str = ""
+    note: str | None = None
 
 
 class Table:
@@ -138,6 +143,8 @@ class Table:
         self._queue: queue.Queue[tuple[Callable[[], Any], Future[Any]] | None] = queue.Queue()
         self._thread: threading.Thread | None = None
         self._stopped = False
+        self._kept = ""
+        """The request id whose reply the last write kept with what it stored."""
         unfinished = [g for g in store.games() if g.ended_at is None]
         if unfinished:
             self.current = unfinished[-1].id
@@ -162,8 +169,12 @@ class Table:
         return self._thread is not None and self._thread.is_alive()
 
     def _run(self) -> None:
+        looked = 0.0
         while True:
             self.heartbeat = time.monotonic()
+            if self.heartbeat - looked >= STORAGE_EVERY:
+                looked = self.heartbeat
+                self._look_at_storage()
             try:
                 item = self._queue.get(timeout=1.0)
             except queue.Empty:
@@ -283,6 +294,12 @@ class Table:
         result: str = self.read(job, timeout)
         return result
 
+    def _look_at_storage(self) -> None:
+        """Every phone's status bar warns before the game log's disk is full (`storage`)."""
+        now = storage_status(self._store.path)
+        if self.status.get("storage") != now:
+            self.set_status("storage", now)
+
     def set_status(self, part: str, status: str) -> None:
         """A panel tells how it is connected; every viewer is told."""
         self._on_thread(lambda: self._set_status(part, status))
@@ -331,7 +348,13 @@ class Table:
             raise Refused("no game has been started at this table yet")
         loaded = self._loaded.get(game_id)
         if loaded is None:
-            loaded = Loaded.load(self._record(game_id), self._store.log(game_id))
+            record, rows = self._record(game_id), self._store.log(game_id)
+            try:
+                loaded = Loaded.load(record, rows)
+            except Exception:  # a stored move the rules no longer take: say which, once a line
+                damage = integrity.unplayable(record, rows)
+                log.error("%s", damage)
+                raise Refused(str(damage)) from None
             loaded.events = max(loaded.events, self._told.pop(game_id, 0))
             self._loaded[game_id] = loaded
             # A crash may have come between a stored action and the draws the companion makes
@@ -379,26 +402,69 @@ class Table:
                 return self._new_game(command)
             loaded = self._fetch(command.game)
             if command.request_id:
-                seq = self._store.find_request(loaded.record.id, command.request_id)
-                if seq is not None:  # a retry of a command already carried out
-                    return Reply(command.request_id, True, loaded.record.id, seq,
-                                 message=f"already done as action {seq}")  # fmt: skip
+                first = self._first_reply(loaded, command)
+                if first is not None:  # a retry of a command already carried out
+                    return first
+            self._kept = ""
             if command.source == "camera":  # it proposes; only a player's tap acts
                 if command.intent == "sync":
-                    return self.proposals.sync(loaded, command)
-                return self.proposals.propose(loaded, command)
-            if command.source == "bot" and command.action is not None:
-                return self._bot(loaded, command)
-            if command.intent is None:
+                    reply = self.proposals.sync(loaded, command)
+                else:
+                    reply = self.proposals.propose(loaded, command)
+            elif command.source == "bot" and command.action is not None:
+                reply = self._bot(loaded, command)
+            elif command.intent is None:
                 assert command.action is not None
-                return self._act(loaded, command, command.action)
-            return INTENTS[command.intent](self, loaded, command)
+                reply = self._act(loaded, command, command.action)
+            else:
+                reply = INTENTS[command.intent](self, loaded, command)
+            if command.request_id and self._kept != command.request_id:
+                # An intent that stored nothing (a proposal dropped, faces asked for): its reply
+                # is kept on its own. Not keeping it only makes a resend act again.
+                with contextlib.suppress(sqlite3.Error, OSError):
+                    self._store.remember(loaded.record.id, _request(command, reply))
+            return reply
         except Refused as e:
             return Reply(command.request_id, False, command.game, rule=e.rule, message=e.message)
 
-    def _act(self, loaded: Loaded, command: Command, action: Any) -> Reply:
+    def _first_reply(self, loaded: Loaded, command: Command) -> Reply | None:
+        """The reply a command with this request id got the first time, if it was carried
+        out: every intent's is kept (`Store.recall`); an action stored before that was kept is
+        found by its row. Only the sender (the same view) reads it: another's could hold what
+        this view may not see."""
+        game_id = loaded.record.id
+        kept = self._store.recall(game_id, command.request_id)
+        if kept is not None:
+            reader, reply = kept
+            if reader != _reader(command):
+                raise Refused(
+                    f"request {command.request_id} was another sender's: send a new request id"
+                )
+            return Reply(**reply)
+        seq = self._store.find_request(game_id, command.request_id)
+        if seq is None:
+            return None
+        return Reply(command.request_id, True, game_id, seq,
+                     message=f"already done as action {seq}")  # fmt: skip
+
+    @contextlib.contextmanager
+    def _saving(self, game_id: int | None) -> Iterator[None]:
+        """A write to the store. If it fails, nothing was changed: the game is dropped from
+        memory (it is rebuilt from what the store holds when next asked for), the log gets one
+        line, and the sender a sentence saying why (a full disk in so many words)."""
+        try:
+            yield
+        except Refused:
+            raise
+        except Exception as e:
+            if game_id is not None:
+                self._forget(game_id)
+            log.error("could not store a change of game %s: %s", game_id, e)
+            raise Refused(storage_refusal(e)) from None
+
+    def _act(self, loaded: Loaded, command: Command, action: Any, note: str | None = None) -> Reply:
         """Check an action with the engine, then store it with the draws that follow it in one
-        transaction, and only then tell everyone."""
+        transaction, and only then tell everyone. `note`: said of it in the log (`DRAWN`)."""
         game = loaded.game
         why = _not_theirs(KINDS[loaded.record.kind], game, command.seat)
         if why:
@@ -410,36 +476,35 @@ class Table:
         except MALFORMED as e:
             raise Refused(str(e)) from None
         stored = KINDS[loaded.record.kind].check(action)
-        done = Done(stored, command.source, command.seat, events, command.request_id)
-        seqs = self._commit(loaded, [done, *self._draws(loaded)])
-        self._tell_state(loaded)
+        done = Done(stored, command.source, command.seat, events, command.request_id, note)
         view = engine_view(_reader(command))
-        return Reply(command.request_id, True, loaded.record.id, seqs[0],
-                     [e.project(view) for e in events])  # fmt: skip
+        reply = Reply(command.request_id, True, loaded.record.id, None,
+                      [e.project(view) for e in events])  # fmt: skip
+        seqs = self._commit(loaded, [done, *self._draws(loaded)], _request(command, reply))
+        self._tell_state(loaded)
+        return replace(reply, seq=seqs[0])
 
-    def _commit(self, loaded: Loaded, done: list[Done]) -> list[int]:
+    def _commit(
+        self, loaded: Loaded, done: list[Done], request: Request | None = None
+    ) -> list[int]:
         """The one way an action reaches the log: store `done` (already applied to the game in
-        memory) in one transaction, and only then publish their events, in order. If storing
-        fails nothing is told, the game is rebuilt from what the store holds, and Refused."""
+        memory) in one transaction, with the `request` that made them, and only then publish
+        their events, in order. If storing fails nothing is told, the game is rebuilt from
+        what the store holds, and Refused."""
         if not done:
             return []
         game_id = loaded.record.id
         at = self.clock()
         outcome = loaded.game.result() if loaded.game.over else None
-        rows = [(d.action, d.source, d.seat, d.request_id or None) for d in done]
-        try:
-            seqs = self._store.append_all(game_id, rows, at, outcome)
-        except Exception:
-            self._forget(game_id)
-            log.exception("could not store an action of game %s", game_id)
-            raise Refused(
-                "the action could not be saved, so it did not happen; try again"
-            ) from None
+        rows = [(d.action, d.source, d.seat, d.request_id or None, d.note) for d in done]
+        with self._saving(game_id):
+            seqs = self._store.append_all(game_id, rows, at, outcome, request)
+        self._kept = request[0] if request else ""
         if outcome is not None:
             loaded.record = replace(loaded.record, ended_at=at, outcome=outcome)
         for d, seq in zip(done, seqs, strict=True):
             first = loaded.events
-            loaded.push(Row(seq, seq, d.action, d.source, d.seat, at, "ok", None), d.events)
+            loaded.push(Row(seq, seq, d.action, d.source, d.seat, at, "ok", d.note), d.events)
             self._publish(loaded, d.events, first)
         return seqs
 
@@ -475,7 +540,7 @@ class Table:
         done = []
         while game.is_chance() and self._draws_itself(loaded):
             action = game.draw()
-            done.append(Done(list(action), "table", None, game.apply(action)))
+            done.append(Done(list(action), "table", None, game.apply(action), note=DRAWN))
         return done
 
     def _follow(self, loaded: Loaded) -> None:
@@ -517,6 +582,9 @@ class Table:
         if command.request_id:
             started = self._store.find_game_request(command.request_id)
             if started is not None:  # a retry of a start already carried out
+                kept = self._store.recall(started, command.request_id)
+                if kept is not None:
+                    return Reply(**kept[1])
                 return Reply(
                     command.request_id, True, started, message=f"game {started} already started"
                 )
@@ -574,16 +642,11 @@ class Table:
                     f"a bot seat plays Survive at level {', '.join(bots.LEVELS)}, not {level!r}"
                 )
             seat["bot"] = level
-        game_id = self._store.create_game(
-            kind,
-            rules_json,
-            seats,
-            seed,
-            mode,
-            settings,
-            self.clock(),
-            command.request_id or None,
-        )
+        with self._saving(None):
+            game_id = self._store.create_game(
+                kind, rules_json, seats, seed, mode, settings, self.clock(),
+                command.request_id or None,
+            )  # fmt: skip
         self.current = game_id
         loaded = Loaded.load(self._store.game(game_id), [])
         self._loaded[game_id] = loaded
@@ -595,21 +658,25 @@ class Table:
             message += "; the island could not be dealt yet: send draw to go on"
         if loaded.log:  # the island was dealt: everyone sees it laid
             self._tell_state(loaded)
-        return Reply(command.request_id, True, game_id, message=message)
+        reply = Reply(command.request_id, True, game_id, message=message)
+        if command.request_id:
+            with contextlib.suppress(sqlite3.Error, OSError):  # the game's own request id stays
+                self._store.remember(game_id, _request(command, reply))
+        return reply
 
     def _roll(self, loaded: Loaded, command: Command) -> Reply:
         if loaded.record.kind == "flotilla":
             return self._flotilla_roll(loaded, command)
         if loaded.game.phase != "roll":
             raise Refused("the creature die is rolled in step 4, after a tile is removed", "B-10")
-        return self._act(loaded, command, loaded.game.draw())
+        return self._act(loaded, command, loaded.game.draw(), DRAWN)
 
     def _draw(self, loaded: Loaded, command: Command) -> Reply:
         if loaded.record.kind == "flotilla":
             return self._flotilla_roll(loaded, command)
         if not loaded.game.is_chance():
             raise Refused("nothing is waiting for the table to decide")
-        return self._act(loaded, command, loaded.game.draw())
+        return self._act(loaded, command, loaded.game.draw(), DRAWN)
 
     def _flotilla_roll(self, loaded: Loaded, command: Command) -> Reply:
         """ROLL in a Flotilla game: a digital roll when the table chose one at setup; else the
@@ -619,7 +686,7 @@ class Table:
         if not game.is_chance():
             raise Refused("no dice are awaited: start a dive (F-1) or a research (F-2) first")
         if loaded.record.settings.get("roll") == "digital":
-            return self._act(loaded, command, game.draw())
+            return self._act(loaded, command, game.draw(), DRAWN)
         seat = game.state.turn
         roll = game.phase if game.state.step is None else game.state.step["kind"]
         self._broadcast(loaded, "enter_faces", lambda view: {"seat": seat, "roll": roll}, False)
@@ -657,22 +724,27 @@ class Table:
             )
         if command.seat is not None and command.seat != loaded.game.state.turn:
             raise Refused(f"only seat {loaded.game.state.turn + 1} may undo their own move")
-        self._store.mark(loaded.record.id, [row.seq], "undone", f"undone by {command.source}")
+        kind = KINDS[loaded.record.kind]
+        notation = kind.shown(loaded.game, row.action, _reader(command))
+        reply = Reply(
+            command.request_id, True, loaded.record.id, row.seq, message=f"undone: {notation}"
+        )
+        game_id = loaded.record.id
+        with self._saving(game_id):
+            self._store.mark(game_id, [row.seq], "undone", f"undone by {command.source}",
+                             _request(command, reply))  # fmt: skip
+        self._kept = command.request_id
         try:
             loaded.take_back()
         except Exception:  # memory is no longer the log: rebuild it from the store
-            self._reload(loaded.record.id)
+            self._reload(game_id)
             raise
-        kind = KINDS[loaded.record.kind]
-        notation = kind.shown(loaded.game, row.action, _reader(command))
         self._broadcast(
             loaded,
             "undone",
             lambda view: {"action": kind.shown(loaded.game, row.action, view)},
         )  # fmt: skip
-        return Reply(
-            command.request_id, True, loaded.record.id, row.seq, message=f"undone: {notation}"
-        )
+        return reply
 
     def _correct(self, loaded: Loaded, command: Command) -> Reply:
         seq, action = command.args.get("seq"), command.args.get("action")
@@ -695,6 +767,7 @@ class Table:
         game = game_of(loaded.record)
         for row in loaded.log[:index]:
             game.apply(row.action)
+        _may_correct(command, old, game.state.turn)
         try:
             game.apply(new)
         except ILLEGAL as e:
@@ -715,18 +788,22 @@ class Table:
             if command.seat is None
             else f"seat {command.seat + 1} ({command.source})"
         )
-        new_seq = self._store.correct(
-            loaded.record.id, old.seq, new, command.source, command.seat, self.clock(), by,
-            [r.seq for r in dropped],
+        reader = _reader(command)
+        reply = Reply(
+            command.request_id, True, loaded.record.id,
+            message=f"{kind.shown(game, old.action, reader)} corrected to "
+            f"{kind.shown(game, new, reader)}; {len(dropped)} action(s) dropped",
         )  # fmt: skip
-        if game.over:
-            result = game.result()
-            assert result is not None
-            self._store.finish(loaded.record.id, result, self.clock())
-        elif loaded.game.over:  # the game as it stood before the correction
-            self._store.reopen(loaded.record.id)
-        self._reload(loaded.record.id)
-        loaded = self._loaded[loaded.record.id]
+        game_id = loaded.record.id
+        with self._saving(game_id):  # the correction and the game's end, in one transaction
+            new_seq = self._store.correct(
+                game_id, old.seq, new, command.source, command.seat, self.clock(), by,
+                [r.seq for r in dropped], game.result() if game.over else None,
+                _request(command, reply),
+            )  # fmt: skip
+        self._kept = command.request_id
+        self._reload(game_id)
+        loaded = self._loaded[game_id]
 
         def change(view: View) -> dict[str, Any]:
             game = loaded.game
@@ -742,12 +819,7 @@ class Table:
 
         self._broadcast(loaded, "corrected", change)
         self._follow(loaded)
-        return Reply(
-            command.request_id, True, loaded.record.id, new_seq,
-            message=f"{kind.shown(loaded.game, old.action, _reader(command))} corrected to "
-            f"{kind.shown(loaded.game, new, _reader(command))}; "
-            f"{len(dropped)} action(s) dropped",
-        )  # fmt: skip
+        return replace(reply, seq=new_seq)
 
     def _forget(self, game_id: int) -> None:
         """Drop a game from memory; it is rebuilt from the store when next asked for."""
@@ -853,6 +925,69 @@ class BotMove:
 def _seat(loaded: Loaded, seat: int) -> dict[str, Any]:
     seats = loaded.record.players
     return seats[seat] if 0 <= seat < len(seats) else {}
+
+
+STORAGE_EVERY = 30.0
+"""Seconds between two looks at the free space of the game log's disk."""
+LOW_BYTES = 64 * 1024 * 1024
+"""Below this much free space the status bar and `companion doctor` warn: hours of play still
+fit (an action is a few hundred bytes), but a full disk is near."""
+
+
+def storage_status(path: Path) -> str:
+    """``ok``, ``low: N MB left`` or ``full``, for the disk that holds `path`."""
+    try:
+        free = shutil.disk_usage(path.parent).free
+    except OSError as e:
+        return f"error: {e.strerror}"
+    if free < 1024 * 1024:
+        return "full"
+    if free < LOW_BYTES:
+        return f"low: {free // (1024 * 1024)} MB left"
+    return "ok"
+
+
+DRAWN = "drawn by the companion"
+"""The note of a fact the companion drew (not told from the real table)."""
+FULL = (
+    "the Pi's storage is full: nothing was changed. Free some space on it (`companion doctor` "
+    "says how much is left), then try again"
+)
+
+
+def _may_correct(command: Command, fact: Row, turn: int) -> None:
+    """Refused unless `command` may correct `fact`, stored when it was seat `turn`'s turn. The
+    table itself (the referee) may correct any fact. A fact the companion drew is no phone's to
+    change; one told from the real table only the seat that told it or the seat whose turn it
+    was may correct."""
+    if _reader(command) == REFEREE:
+        return
+    what = f"action {fact.seq} ({fact.action[0]})"
+    if fact.note == DRAWN or fact.source == "table":
+        raise Refused(f"{what} was drawn by the companion: no phone may change it")
+    allowed = sorted({s for s in (fact.seat, turn) if s is not None})
+    if command.seat not in allowed:
+        seats = " or ".join(f"seat {s + 1}" for s in allowed)
+        raise Refused(
+            f"{what} may be corrected only by {seats} (who told it, or whose turn it was) or "
+            "by the table itself"
+        )
+
+
+def storage_refusal(error: Exception) -> str:
+    """What to tell a sender whose command could not be stored."""
+    full = (
+        isinstance(error, sqlite3.Error)
+        and getattr(error, "sqlite_errorcode", None) == sqlite3.SQLITE_FULL
+    ) or (isinstance(error, OSError) and error.errno == errno.ENOSPC)
+    if full:
+        return FULL
+    return f"the game log could not be written ({error}): nothing was changed; try again"
+
+
+def _request(command: Command, reply: Reply) -> Request:
+    """What the store keeps of a request: its id, the view its reply was written for, the reply."""
+    return command.request_id, _reader(command), reply.to_json()
 
 
 def _reader(command: Command) -> View:

@@ -162,7 +162,10 @@ def test_intents_next_roll_undo_and_correct(
     face = rolled.json["events"][0]["face"]  # type: ignore[index]
     other = "whale" if face != "whale" else "shark"
     seq = rolled.json["seq"]  # type: ignore[index]
-    fixed = command(ana, game, intent="correct", args={"seq": seq, "action": f"roll {other}"})
+    correct = {"intent": "correct", "args": {"seq": seq, "action": f"roll {other}"}}
+    refused = command(ana, game, **correct)  # the companion rolled it: no phone changes it
+    assert refused.status_code == 409 and "drawn by the companion" in refused.json["error"]  # type: ignore[index]
+    fixed = command(local, game, **correct)  # the table itself may
     assert fixed.status_code == 200, fixed.json
     log = {
         r["seq"]: (r["notation"], r["status"])
@@ -264,10 +267,13 @@ def test_B_8_a_sink_during_movement_is_409_with_the_rule_id(
 
 
 def test_health_says_the_table_goes_round(client: FlaskClient, table: Table) -> None:
-    assert client.get("/api/health").json == {
-        "ok": True,
-        "table_alive": True,
-        "status": {"panel": "none", "camera": "none"},
+    health = client.get("/api/health").json
+    assert health is not None and health["ok"] and health["table_alive"]
+    # and the game log's disk, looked at when the Table's thread starts (status.storage)
+    assert health["status"] | {"storage": "ok"} == {
+        "panel": "none",
+        "camera": "none",
+        "storage": "ok",
     }
     table.stop()
     assert client.get("/api/health").json["table_alive"] is False  # type: ignore[index]

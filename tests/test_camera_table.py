@@ -439,7 +439,7 @@ def test_B_2_a_layout_cut_short_by_the_game_log_says_how_far_it_got(
     monkeypatch.setattr(table._store, "append_all", failing)
     reply = answer(table, game_id, "confirm_proposal", 0, id=pid)
     assert not reply.accepted
-    assert reply.message.startswith("9 of 40 positions were laid; then: the action could not")
+    assert reply.message.startswith("9 of 40 positions were laid; then: the game log could not be")
     monkeypatch.setattr(table._store, "append_all", append)
     assert [a for a, _ in stored(table, game_id)] == [
         ["terrain", t] for t in list(box_layout().values())[:9]

@@ -8,13 +8,9 @@ stranger with no PIN replayed the public log with it and knew every draw to come
 
 from __future__ import annotations
 
-import http.cookiejar
 import itertools
-import json
 import math
 import random
-import urllib.error
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -27,39 +23,11 @@ from companion.engine import Game, Rules, chance
 from companion.store import Store
 from companion.table import Table
 from companion.web import create_app
-from tests.web_support import PIN, close, served, started_table, table_config
+from tests.web_support import PIN, Phone, close, served, started_table, table_config
 
 PLAYERS = [{"name": n} for n in ("Ana", "Bo")]
 WINDOW_MS = 300
 """How far from ``started_at`` the attacker looks for the clock's reading that made the seed."""
-
-
-class Phone:
-    """A browser on the table's Wi-Fi: its own cookies, the CSRF token on every POST."""
-
-    def __init__(self, port: int) -> None:
-        self.base = f"http://127.0.0.1:{port}"
-        self.opener = urllib.request.build_opener(
-            urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar())
-        )
-        self.csrf = self.get("/api/session")[1]["csrf"]
-
-    def _send(self, request: urllib.request.Request) -> tuple[int, Any]:
-        try:
-            with self.opener.open(request, timeout=10) as r:
-                return r.status, json.loads(r.read())
-        except urllib.error.HTTPError as e:
-            return e.code, json.loads(e.read())
-
-    def get(self, path: str) -> tuple[int, Any]:
-        return self._send(
-            urllib.request.Request(self.base + path, headers={"Accept": "application/json"})
-        )
-
-    def post(self, path: str, body: dict[str, Any]) -> tuple[int, Any]:
-        headers = {"Content-Type": "application/json", "X-CSRF-Token": self.csrf}
-        data = json.dumps(body).encode()
-        return self._send(urllib.request.Request(self.base + path, data, headers, method="POST"))
 
 
 def numbers(data: Any) -> Iterator[int]:

@@ -12,10 +12,14 @@ from __future__ import annotations
 
 import contextlib
 import http.client
+import http.cookiejar
 import itertools
+import json
 import socket
 import threading
 import time
+import urllib.error
+import urllib.request
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -136,6 +140,42 @@ def play(
             assert reply.accepted, (action, reply.message)
         game.apply(action)
     return game
+
+
+class Phone:
+    """A browser on a served table (real HTTP, real cookies): the CSRF token on every POST.
+    Served with ``TRUST_LOOPBACK`` off, it is a phone on the Wi-Fi although it calls 127.0.0.1."""
+
+    def __init__(self, port: int) -> None:
+        self.base = f"http://127.0.0.1:{port}"
+        self.opener = urllib.request.build_opener(
+            urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar())
+        )
+        self.csrf = self.get("/api/session")[1]["csrf"]
+
+    def _send(self, request: urllib.request.Request) -> tuple[int, Any]:
+        try:
+            with self.opener.open(request, timeout=10) as r:
+                return r.status, json.loads(r.read())
+        except urllib.error.HTTPError as e:
+            return e.code, json.loads(e.read())
+
+    def get(self, path: str) -> tuple[int, Any]:
+        return self._send(
+            urllib.request.Request(self.base + path, headers={"Accept": "application/json"})
+        )
+
+    def post(self, path: str, body: dict[str, Any]) -> tuple[int, Any]:
+        headers = {"Content-Type": "application/json", "X-CSRF-Token": self.csrf}
+        data = json.dumps(body).encode()
+        return self._send(urllib.request.Request(self.base + path, data, headers, method="POST"))
+
+    def cookie(self) -> str:
+        """The session cookie, as a Cookie header's value (for a raw `Stream`)."""
+        jar = next(
+            h for h in self.opener.handlers if isinstance(h, urllib.request.HTTPCookieProcessor)
+        )
+        return "; ".join(f"{c.name}={c.value}" for c in jar.cookiejar)
 
 
 # -- a live server and raw SSE streams --------------------------------------------------------

@@ -46,7 +46,7 @@ const main = () => document.getElementById("main");
 
 function statusWord(value) {
   const text = String(value ?? "none");
-  if (/error|disconnect|lost|fail|unavailable/i.test(text)) return "bad";
+  if (/error|disconnect|lost|fail|unavailable|low|full/i.test(text)) return "bad";
   if (text === "none" || text === "") return "off";
   return "ok";
 }
@@ -63,7 +63,9 @@ function renderBar() {
   show(bar,
     h("span", { class: `conn ${conn}`, id: "conn", dataset: { connected: conn }, role: "status" },
       h("span", { class: "dot", "aria-hidden": "true" }), t(`conn.${conn}`)),
-    h("span", { class: "parts" }, part("panel"), part("camera")),
+    h("span", { class: "parts" }, part("panel"), part("camera"),
+      // the game log's disk: shown only when it is low or full (every move needs it)
+      app.status.storage && app.status.storage !== "ok" ? part("storage") : null),
     voiceToggle(),
     h("select", { class: "lang", "aria-label": t("lang.choose"), dataset: { field: "language" }, onchange: async (e) => {
       const chosen = e.target.value;
