@@ -152,6 +152,8 @@ class Table:
     # -- the thread -----------------------------------------------------------------------
 
     def start(self) -> None:
+        # The disk as it is at the start, told with the first snapshot; then every STORAGE_EVERY.
+        self.status["storage"] = storage_status(self._store.path)
         self._stopped = False
         self._thread = threading.Thread(target=self._run, name="table", daemon=True)
         self._thread.start()
@@ -169,7 +171,7 @@ class Table:
         return self._thread is not None and self._thread.is_alive()
 
     def _run(self) -> None:
-        looked = 0.0
+        looked = time.monotonic()
         while True:
             self.heartbeat = time.monotonic()
             if self.heartbeat - looked >= STORAGE_EVERY:
