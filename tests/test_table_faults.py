@@ -16,7 +16,6 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
-import os
 import shutil
 import subprocess
 from collections.abc import Iterator
@@ -272,7 +271,7 @@ def test_a_damaged_wal_that_rewinds_a_game_is_found_and_repaired(tmp_path: Path)
     wal = copy / "games.db-wal"
     data = bytearray(wal.read_bytes())
     middle = 32 + (len(data) - 32) // 2  # inside a frame half-way through the WAL
-    data[middle : middle + 64] = os.urandom(64)
+    data[middle : middle + 64] = bytes(range(64))
     wal.write_bytes(bytes(data))
 
     cfg = parse({"store": {"path": str(copy / "games.db")}})
@@ -280,7 +279,7 @@ def test_a_damaged_wal_that_rewinds_a_game_is_found_and_repaired(tmp_path: Path)
     assert check.status == "fail", check
     port = free_port()  # the daemon says so at its start
     with running(["serve", "--config", str(write_config(copy, port))], environment(copy)) as proc:
-        wait_http_200(f"http://127.0.0.1:{port}", ("/api/health",))
+        wait_http_200(f"http://127.0.0.1:{port}", ("/api/health",), timeout=60)
         _, _, err = stop(proc)
     assert f"game {game} is damaged from action" in err and "are gone" in err, err
     damaged = Store(copy / "games.db")
