@@ -336,6 +336,10 @@ class State:
         s.p_at = dict(self.p_at)
         s.b_pos = list(self.b_pos)
         s.b_people = [list(people) for people in self.b_people]
+        # The engine never changes these two, but a copy is promised independent: a checker or a
+        # test that corrupts a copy must not corrupt the game it came from.
+        s.seat_people = [list(people) for people in self.seat_people]
+        s.c_kind = list(self.c_kind)
         s.c_pos = list(self.c_pos)
         s.c_gone = list(self.c_gone)
         s.guard = dict(self.guard)
@@ -366,7 +370,7 @@ class State:
 
 _SHARED = (
     "rules", "players", "mode", "seed", "draws", "phase", "actor", "turn", "points", "roll",
-    "layout", "seat_people", "c_kind", "in_play", "is_1986", "access", "volcano_turn",
+    "layout", "in_play", "is_1986", "access", "volcano_turn",
 )  # fmt: skip
 
 
