@@ -34,7 +34,7 @@ def test_F_1_a_flotilla_game_killed_mid_dive_goes_on_from_the_store(tmp_path: Pa
         assert status == 201, made
         game = made["game"]
         send(api, game, 1, 1, DIVE)
-        send(api, game, 2, 1, MIXED)
+        mixed = send(api, game, 2, 1, MIXED)
         before = referee(api, game)
         assert before["state"]["phase"] == "barrels"
         assert served.proc is not None
@@ -47,7 +47,7 @@ def test_F_1_a_flotilla_game_killed_mid_dive_goes_on_from_the_store(tmp_path: Pa
         assert after["state"] == before["state"]
         assert after["legal"] == before["legal"] == [["barrels", [1, 1]], ["barrels", [0, 2]]]
         again = send(api, game, 2, 1, MIXED)  # a retry of a command already done
-        assert again["message"] == "already done as action 2"
+        assert again == mixed  # its first reply, kept with it in the store
         send(api, game, 3, 1, ["barrels", [0, 2]])
         last = referee(api, game)["state"]["last"]
         assert last["gained"] == {"blue": 2} and last["toxicity"] == 1

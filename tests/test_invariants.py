@@ -227,7 +227,7 @@ def test_every_kind_of_corruption_is_caught_in_a_real_game() -> None:
         s.reindex()
 
     def seventh_shark(s: State) -> None:
-        s.c_kind.append("shark")
+        s.c_kind = [*s.c_kind, "shark"]  # a copy shares the kinds (they never change in play)
         s.c_pos.append(sea)
         s.c_gone.append(False)
         s.reindex()
