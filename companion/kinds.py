@@ -93,9 +93,9 @@ def new_survive(record: GameRecord) -> Game:
 # -- flotilla -------------------------------------------------------------------------------
 
 
-MAX_VP_PER_PLAYER = 99
-"""More VP per player than any table plays with (the box's supply is a handful): a bound, so a
-phone cannot make a supply of billions."""
+MAX_VP_PER_PLAYER = 1000
+"""Ten times the box's supply per player (100, unverified): a bound, so that a phone cannot make
+a supply of billions, far above anything a table plays with."""
 
 
 def flotilla_setup(

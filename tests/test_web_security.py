@@ -314,4 +314,6 @@ def test_bidi_controls_are_stripped_from_names_and_vp_per_player_is_bounded(
     assert status == 422 and "players[0].name" in body["error"]
     flotilla = {"kind": "flotilla", "players": [{}, {}, {}], "vp_per_player": 10**9}
     status, body = eve.request("POST", "/api/games", flotilla)
-    assert status == 422 and "vp_per_player" in body["error"] and "99" in body["error"]
+    assert status == 422 and "vp_per_player" in body["error"] and "1000" in body["error"]
+    flotilla["vp_per_player"] = 100  # the box's own supply per player is still taken
+    assert eve.request("POST", "/api/games", flotilla)[0] == 201

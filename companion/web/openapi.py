@@ -122,7 +122,7 @@ SCHEMAS: dict[str, Any] = {
             "layout": {"type": "string", "enum": ["random", "table"]},
             "kind": {"type": "string", "enum": ["survive", "flotilla"]},
             "roll": {"type": "string", "enum": ["entered", "digital"]},
-            "vp_per_player": {"type": "integer", "minimum": 1, "maximum": 99},
+            "vp_per_player": {"type": "integer", "minimum": 1, "maximum": 1000},
             "second_ties": {"type": "string", "enum": ["toxicity", "friendly"]},
             "request_id": {"type": "string", "minLength": 1, "maxLength": 100},
             "position": {"type": "string", "minLength": 1, "maxLength": 8000},
