@@ -187,6 +187,7 @@ def survive_game(live: Live, screens: list[Screen], kind: str) -> int:
     shots = {"place", "move", "sink", "roll", "creature", "spin"}
     for screen in screens:  # the island dealt comes as events after the new game's state
         screen.page.wait_for_function(f"() => {LAND_ON_SCREEN} === {land_of(live.table, game)}")
+        assert screen.page.locator("g.hex.changed").count() == 0  # laid, not changed
         screen.shot(f"{kind}-join")
         assert screen.page.locator("[data-join=open]").count() == 1
     screens[0].axe(f"{kind} join panel")
@@ -270,6 +271,8 @@ def test_a_flotilla_game_shows_market_supply_countdown_and_end(
             for screen in screens:
                 screen.shows(seq_of(live.table, game), None)
                 assert screen.page.locator(".market tr[data-good]").count() >= 3
+                # A spectator's screen: the round, never the player's own "Your steps".
+                assert screen.page.inner_text(".whose-turn .step") == "Round 1"
                 screen.shot("flotilla-start")
             for n, (seat, action) in enumerate(steps):
                 live.command(seat, action, game=game)

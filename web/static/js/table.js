@@ -75,7 +75,9 @@ function headline(snapshot) {
   const seat = setup ? (typeof view.actor === "number" ? view.actor : null) : view.turn;
   const player = seat === null ? null : byseat(snapshot, seat);
   const spin = view.rules?.modules?.includes("escape-1986") && view.phase === "roll";
-  const step = snapshot.kind === "flotilla" ? t(`flotilla.phase.${view.phase}`) : t(spin ? "phase.spin" : `phase.${view.phase}`);
+  // A Flotilla turn's own steps are the player's ("Your steps"): the screen says the round.
+  const flotillaStep = view.phase === "turn" ? t("flotilla.round", { n: view.round }) : t(`flotilla.phase.${view.phase}`);
+  const step = snapshot.kind === "flotilla" ? flotillaStep : t(spin ? "phase.spin" : `phase.${view.phase}`);
   return h("header", {
     class: "whose-turn", dataset: { phase: view.phase, seat: seat ?? "" },
     style: player ? `--seat:${fill(player)};--seat-ink:${ink(player)}` : null,
@@ -203,7 +205,6 @@ function flotilla(snapshot) {
   return h("section", { class: "flotilla-screen" },
     h("div", { class: "flotilla-main" },
       headline(snapshot),
-      h("p", { class: "round", text: t("flotilla.round", { n: view.round }) }),
       captains(snapshot),
       h("div", { class: "supply-box", dataset: { supply: view.supply.supply } }, supplyLine(snapshot)),
       lastStep(snapshot),
@@ -319,7 +320,10 @@ async function start() {
       if (!screen.snapshot || screen.snapshot.kind === "flotilla") return;
       // The island the table deals after a new game comes as events with no state after them:
       // lay each tile as it comes, so that the island is drawn at once.
-      if (kind === "laid") screen.snapshot.state.tiles[data.hex] = data.terrain;
+      if (kind === "laid") {
+        screen.snapshot.state.tiles[data.hex] = data.terrain;
+        return render(); // the whole island at once: nothing to single out
+      }
       screen.happenings = remember(screen.happenings, kind, data, screen.snapshot);
       if (ROLLS.has(kind)) screen.lastRoll = screen.happenings[0] || null;
       if (kind === "turn") screen.lastRoll = null;
