@@ -59,6 +59,9 @@ def test_every_verdict_is_a_distribution_with_a_confidence() -> None:
         for verdict in observation.hexes.values():
             assert set(verdict.probabilities) == {"sea", "beach", "forest", "mountain"}
             assert sum(verdict.probabilities.values()) == pytest.approx(1.0, abs=1e-5)
+            if verdict.hidden:  # unsure is a verdict: no confidence in any label
+                assert verdict.confidence == 0.0 and not verdict.land
+                continue
             assert 0.0 <= verdict.confidence <= verdict.probabilities[verdict.label] + 1e-9
         data = observation.to_json()
         assert data["ok"] and len(data["positions"]) == 40
@@ -154,3 +157,37 @@ def test_without_a_calibration_land_and_sea_are_told_apart_from_the_frames_own_s
                 total += 1
                 right += verdict.land == (shot.truth.positions[h] != "sea")
     assert right / total >= 0.97
+
+
+def test_hexes_under_a_sleeve_are_hidden_not_guessed() -> None:
+    """No rule: unsure is a verdict. A purple patch over a band of hexes (a sleeve, a phone's
+    case) leaves them 'hidden', with no confidence, while the rest are judged as before.
+    (A skin-coloured arm is not caught this way: skin passes for beach or mountain.)"""
+    import cv2
+
+    from companion.vision.register import project
+
+    from .vision_support import batch
+
+    def cover(
+        image: np.ndarray, h: list[list[float]], corners: list[tuple[float, float]]
+    ) -> np.ndarray:
+        out = image.copy()
+        quad = project(np.array(h), np.array(corners, np.float64))
+        cv2.fillConvexPoly(out, np.round(quad).astype(np.int32), (130, 40, 90))
+        return out
+
+    session = batch("normal")[0]
+    recogniser = Recogniser()
+    recogniser.calibration = recogniser.calibrate(session.setup.image, session.layout)
+    shot = session.shots[0]
+    band = [(-4.0, -1.2), (4.0, -1.2), (4.0, 1.2), (-4.0, 1.2)]  # across the island's middle
+    observation = recogniser.observe(cover(shot.image, shot.truth.homography or [], band))
+    under = [h for h in geometry.LAND if abs(geometry.centre(h)[1]) < 0.8
+             and abs(geometry.centre(h)[0]) < 3.2]  # fmt: skip
+    assert under
+    hidden = [h for h in under if observation.positions[h].hidden]
+    assert len(hidden) >= len(under) - 1
+    assert all(observation.positions[h].confidence == 0.0 for h in hidden)
+    clear = recogniser.observe(shot.image)
+    assert sum(v.hidden for v in clear.positions.values()) <= 1

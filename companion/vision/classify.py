@@ -86,7 +86,8 @@ class HexVerdict:
 
     hex: int
     label: str
-    """sea, beach, forest or mountain; ``land`` when no calibration says which terrain."""
+    """sea, beach, forest or mountain; ``land`` when no calibration says which terrain;
+    ``hidden`` when an arm, a phone or a heap of pieces covers it (nothing is guessed)."""
     probabilities: dict[str, float]
     """Over sea and the terrains (or sea and land), summing to 1, before any game knowledge."""
     confidence: float
@@ -95,6 +96,9 @@ class HexVerdict:
     one to ask about)."""
     agreement: float
     """Share of the hex's samples that its label explains (the rest: pieces, glare)."""
+    sea_share: float = 0.0
+    """Share of the hex's samples that look like sea: around a boat or a creature on a sunk
+    position the sea still shows; around people on a tile it does not."""
 
     @property
     def land(self) -> bool:
@@ -242,21 +246,65 @@ def _sea_or_land(x: np.ndarray, sea: Gaussian) -> np.ndarray:
     return np.column_stack([p_sea, 1 - p_sea])
 
 
+HIDDEN_SHARE = 0.3
+"""A hex whose best class explains less than this share of its samples shows mostly something
+else: an arm, a phone, a sleeve's shadow, or a heap of pieces."""
+
+HIDDEN_NEIGHBOURS = 3
+"""A hex with this many of its 6 neighbours hidden lies under the same arm or phone (a piece
+covers one hex; an arm covers a band of them), so it is hidden too: what shows through between
+the fingers is not the hex's colour to trust."""
+
+_RING: dict[tuple[int, ...], np.ndarray] = {}
+
+
+def _ring(hexes: tuple[int, ...]) -> np.ndarray:
+    """(hexes, 6) rows of each hex's 6 nearest among `hexes` (fewer at the edge: repeats)."""
+    if hexes not in _RING:
+        _RING[hexes] = geometry.nearest(hexes, hexes, 6)
+    return _RING[hexes]
+
+
+def hidden(explained_best: np.ndarray, hexes: tuple[int, ...], odd_sea: np.ndarray) -> np.ndarray:
+    """(hexes,) True where the camera cannot see the hex (see `HIDDEN_SHARE`); `odd_sea`
+    (hexes,) marks permanent sea that does not read as sea: something lies over it (an arm, a
+    boat), which counts towards hiding the hexes beside it."""
+    low = (explained_best < HIDDEN_SHARE) | odd_sea
+    # a neighbour further than a hex away (the board's edge) does not count
+    ring = _ring(hexes)
+    centres = geometry.centres(hexes)
+    near = np.linalg.norm(centres[ring] - centres[:, None, :], axis=2) < 1.9
+    around = (low[ring] & near).sum(axis=1)
+    out: np.ndarray = (explained_best < HIDDEN_SHARE) | (around >= HIDDEN_NEIGHBOURS)
+    return out
+
+
 def _verdicts(
-    samples: HexSamples, probs: np.ndarray, explained: np.ndarray, classes: tuple[str, ...]
+    samples: HexSamples,
+    probs: np.ndarray,
+    explained: np.ndarray,
+    classes: tuple[str, ...],
+    hide: bool = True,
 ) -> dict[int, HexVerdict]:
+    """A verdict per hex; with `hide`, hexes the classes cannot explain are hidden (only with
+    a calibration: without one, "land" explains any colour but the sea's)."""
     best = probs.argmax(axis=1)
+    share = explained[np.arange(len(best)), best]
+    permanent = np.isin(np.array(samples.hexes), geometry.PERMANENT_SEA)
+    sea_column = classes.index("sea")
+    odd_sea = permanent & (probs[:, sea_column] < 0.5)
+    unseen = hidden(share, samples.hexes, odd_sea) if hide else np.zeros(len(best), bool)
     out = {}
     for row, h in enumerate(samples.hexes):
         k = int(best[row])
-        agree = float(explained[row, k])
-        out[h] = HexVerdict(
-            h,
-            classes[k],
-            {c: float(probs[row, j]) for j, c in enumerate(classes)},
-            float(probs[row, k]) * agree * float(samples.visible[row]),
-            agree,
-        )
+        agree = float(share[row])
+        p = {c: float(probs[row, j]) for j, c in enumerate(classes)}
+        sea = float(explained[row, sea_column])
+        if unseen[row]:  # unsure is a verdict: nothing is guessed under an arm
+            out[h] = HexVerdict(h, HIDDEN, p, 0.0, agree, sea)
+            continue
+        confidence = float(probs[row, k]) * agree * float(samples.visible[row])
+        out[h] = HexVerdict(h, classes[k], p, confidence, agree, sea)
     return out
 
 
@@ -270,7 +318,7 @@ def classify(
         # Land against sea only: how far each hex's median lies from this frame's own sea.
         probs = _sea_or_land(rel.median, robust_gaussian(rel.median[clear]))
         explained = np.repeat(samples.agreement[:, None], 2, axis=1)
-        return _verdicts(samples, probs, explained, ("sea", "land"))
+        return _verdicts(samples, probs, explained, ("sea", "land"), hide=False)
     model = calibration.model
     sea = model.classes.index("sea")
 

@@ -51,6 +51,11 @@ SEEN = 0.3
 """Least average share of a hex's samples that the camera must have read as the hex itself
 for the hex to count: below it a piece or a hand hides it."""
 
+BACK_SEA = 0.2
+"""Largest share of a sunk position's samples that may still look like sea when the tracker
+says a tile is back there: a boat covers about 55 % of the sampled disc and a whale 40 %, so
+sea shows around them; a tile, people on it or not, shows none."""
+
 MOVED = 0.5
 """A hex whose median colour changes by more than this from one frame to the next (log units,
 about 65 %, after any change of the whole frame's exposure) has something moving over it, or
@@ -104,6 +109,8 @@ class _Reading:
     """Share of the hex's samples its verdict explains (low under a piece or a hand)."""
     colour: np.ndarray
     """(hexes, 3) median log colour."""
+    sea_share: np.ndarray
+    """Share of each hex's samples that look like sea."""
 
     @classmethod
     def of(cls, observation: Observation) -> _Reading:
@@ -111,8 +118,10 @@ class _Reading:
         assert observation.median is not None
         return cls(
             np.array([v.probabilities["sea"] for v in verdicts]),
-            np.array([v.agreement for v in verdicts]),
+            # a hidden hex (an arm, a phone over it) gives no evidence either way
+            np.array([0.0 if v.hidden else v.agreement for v in verdicts]),
             observation.median,
+            np.array([v.sea_share for v in verdicts]),
         )
 
     def moved(self, other: _Reading) -> frozenset[int]:
@@ -142,6 +151,7 @@ class Tracker:
         self._run = 0
         self._evidence = np.zeros(len(_HEXES))
         self._weight = np.zeros(len(_HEXES))
+        self._sea_share = np.zeros(len(_HEXES))
         self._said: set[tuple[Any, ...]] = set()
         self._land_seen: frozenset[int] = frozenset()
         """Positions clearly showing their tile when the board last agreed with the game."""
@@ -176,6 +186,7 @@ class Tracker:
 
     def _restart(self) -> None:
         self._run = 0
+        self._sea_share[:] = 0.0
         self._evidence[:] = 0.0
         self._weight[:] = 0.0
 
@@ -200,6 +211,7 @@ class Tracker:
         self._last = reading
         p = np.clip(reading.sea, 1e-12, 1 - 1e-12)
         self._evidence += reading.seen * np.clip(np.log(p / (1 - p)), -CLIP, CLIP)
+        self._sea_share += reading.sea_share
         self._weight += reading.seen
         self._run += 1
         if self._run < self.stable_frames:
@@ -226,7 +238,14 @@ class Tracker:
         score = {h: float(sea[_ROW[h]]) for h in geometry.LAND}  # hidden: no evidence
         gone_elsewhere = [h for h in self.land - self.candidates if score[h] > PLAIN]
         self._overruled -= {h for h in self._overruled if score[h] > SURE}
-        back = [h for h in set(geometry.LAND) - self.land - self._overruled if score[h] < -PLAIN]
+        # A tile back where the game has sea shows no sea around what covers it: a boat, a
+        # creature or swimmers standing on a sunk position leave sea in view, whatever their
+        # colour.
+        back = [
+            h
+            for h in set(geometry.LAND) - self.land - self._overruled
+            if score[h] < -PLAIN and self._sea_share[_ROW[h]] / frames <= BACK_SEA
+        ]
         ranked = sorted(self.candidates, key=lambda h: (-score[h], h))
         clear_gone = [h for h in ranked if score[h] > PLAIN]
         if gone_elsewhere or back or len(clear_gone) > 1:
