@@ -9,7 +9,9 @@ camera command runs. Inside, the modules are small and each does one thing:
                           ``engine.board.plane`` (the phone's SVG board uses the same function)
 ``markers``               ``hardware/markers.toml``: marker ids, sizes, positions, scale
 ``aruco``                 one adapter over OpenCV's two ArUco APIs (≥ 4.7 and Debian's 4.6)
-``register``              markers → homography (board → pixels), or a reason to refuse the frame
+``lens``                  the lens's bend, estimated from the markers, undone on the few points used
+``register``              markers → homography (board → pixels), or a reason to refuse the frame;
+                          measuring where hand-laid markers actually lie
 ``sample``                a robust colour sample of every hex (inner disc, log colour, median)
 ``model``                 the colour classes and how a hex's samples are weighed against them
 ``classify``              relative colour (against the sea around), glare, a verdict per hex
@@ -18,7 +20,9 @@ camera command runs. Inside, the modules are small and each does one thing:
 ``sources``               frames from picamera2, a USB camera (``usb:N``) or files
 ``sheet``                 the printable marker sheets (SVG)
 ``synth``, ``recorded``   synthetic photos with truth; recorded photos with truth
-``bench``, ``cli``        ``companion bench vision``; ``companion vision detect|calibrate|markers``
+``tracker``, ``watch``    the turn tracker; the camera's own process (frames in, commands out)
+``bench``, ``cli``        ``companion bench vision``; ``companion vision
+                          detect|calibrate|markers|record``
 ========================  =================================================================
 
 The face for the rest of the companion (the turn tracker, the phone's proposal screen)::
@@ -48,18 +52,9 @@ and people to correct; then calibrate again with the corrected layout. Calibrati
 (``calibrate.dumps``/``load``), by default ``[camera] calibration`` or the state directory's
 ``camera-calibration.json``.
 
-What the tracker still has to do, and what the Table will need from it (not built here):
-
-- Decide with game state, not per frame: only tiles of the lowest remaining terrain can sink
-  (B-20), one per turn; take a few agreeing frames with nothing refused and no blocked sea
-  (no hand in view); a verdict with low confidence, or a small margin between the two best
-  candidates, becomes a question, not an answer.
-- Send what it concludes to the Table as a command from source ``camera`` proposing the sunk
-  tile (a table intent such as ``propose`` with the hex and the evidence); the Table would hold
-  it as a pending proposal that a phone confirms (``confirm_proposal``/``reject_proposal``)
-  before it becomes an engine action. The camera never changes game state itself.
-- Run in its own thread, with its own `Recogniser`; reuse a `Registration` while the markers
-  have not moved (the camera is fixed), re-registering every few seconds.
-- Its figures, ``vision.turn_accuracy_harsh`` and ``vision.question_rate_harsh``, belong in
-  ``bench.run`` (see the note there); ``synth.game`` yields a game's photos turn by turn.
+The camera at the table (`watch`, started by ``companion.camera`` in a process of its own)
+feeds every frame to the `tracker.Tracker`, which decides with the game's knowledge, and sends
+what it concludes to the Table as commands from source ``camera``: a proposed sink or island
+layout (a phone confirms or rejects it), intent ``sync`` when the board and the game disagree,
+intent ``status`` for how it is. The camera never changes game state itself.
 """
