@@ -19,7 +19,8 @@ from companion.commands import Command
 from companion.panel import PanelError, pinout
 from companion.panel.buttons import HOLD, PRESS, Press
 from companion.panel.gestures import Gestures
-from companion.panel.gpio import LED_COLOURS, GpioPanel, led_colour
+from companion.panel.gpio import GpioPanel
+from companion.panel.lights import LED_COLOURS, led_colour
 from companion.table import Table
 from tests.daemon_support import free_port
 from tests.playing import first, mirror, new_game, play_until

@@ -30,6 +30,7 @@ from ..table import Refused, Subscriber, Table
 from . import PanelError
 from .buttons import Press
 from .gestures import WINDOW, Gestures
+from .lights import Lights
 from .pinout import Pinout
 from .presses import NOT_RUNNING, TableDown, carry_out, table_alive
 
@@ -46,20 +47,6 @@ BLINK = (0.25, 0.25)
 LOOK = 0.25
 """Seconds between two looks at whether the table is alive, when nothing else happens."""
 
-LED_COLOURS: dict[str, tuple[float, float, float]] = {
-    "red": (1.0, 0.0, 0.0),
-    "green": (0.0, 1.0, 0.0),
-    "blue": (0.0, 0.0, 1.0),
-    # An RGB LED's green outshines its red, so the mixed colours carry less green than CSS's.
-    "yellow": (1.0, 0.6, 0.0),
-    "orange": (1.0, 0.25, 0.0),
-    "white": (1.0, 1.0, 1.0),
-    "purple": (0.6, 0.0, 1.0),
-}
-SEAT_COLOURS = ("red", "blue", "green", "yellow", "orange", "white")
-"""The colour shown for a seat whose player chose none (or one no LED can show)."""
-OFF = (0.0, 0.0, 0.0)
-
 
 @dataclass(frozen=True)
 class Edge:
@@ -71,48 +58,6 @@ class Edge:
 
 
 _STOP = object()
-
-
-def led_colour(name: Any, seat: int) -> tuple[float, float, float]:
-    """The RGB LED's colour for a player's colour name; the seat's default if it has none."""
-    if isinstance(name, str) and name.strip():
-        key = name.strip().lower()
-        if key in LED_COLOURS:
-            return LED_COLOURS[key]
-        try:
-            # gpiozero's own dependency, which knows every CSS colour name (and has no types).
-            from colorzero import Color  # type: ignore[import-untyped]
-
-            red, green, blue = Color(key).rgb
-            if (red, green, blue) != OFF:  # black would look like no game at all
-                return (float(red), float(green), float(blue))
-        except ValueError:
-            pass
-    return LED_COLOURS[SEAT_COLOURS[seat % len(SEAT_COLOURS)]]
-
-
-def whose_colour(table: Table) -> tuple[list[dict[str, Any]], int | None] | None:
-    """The current game's players and the seat whose colour a panel shows now (no game: no
-    seat); None when the Table cannot say just now. Both panels light up from this."""
-    try:
-        if table.read(lambda: table.current, 5.0) is None:
-            return [], None
-        snapshot = table.snapshot(None, SPECTATOR)
-    except (Refused, TimeoutError):
-        return None
-    return list(snapshot["players"]), current_seat(snapshot["state"])
-
-
-def current_seat(state: dict[str, Any]) -> int | None:
-    """The seat whose colour the LED shows: the player whose turn it is; during setup, the
-    player placing; nobody while the island is laid or once the game is over."""
-    phase = state.get("phase")
-    if phase in ("terrain", "reveal", "over"):
-        return None
-    if phase in ("place", "boat") and isinstance(state.get("actor"), int):
-        return int(state["actor"])
-    turn = state.get("turn")
-    return turn if isinstance(turn, int) else None
 
 
 class GpioPanel:
@@ -138,9 +83,7 @@ class GpioPanel:
         self.rgb_led: Any = None
         self.status_led: Any = None
         self.buzzer: Any = None
-        self.players: list[dict[str, Any]] = []
-        self.seat: int | None = None
-        self._stale = False
+        self.lights = Lights(self._show_colour, self._beep)
         """Events came since the LED was last set from the game as it is."""
         self.trouble: str | None = None
         """What is wrong now (the status LED blinks), or None."""
@@ -245,8 +188,6 @@ class GpioPanel:
                 presses += self.gestures.settle(self.clock())
                 for press in presses:
                     self._carry_out(press)
-                if self._stale and self._inbox.empty():
-                    self._sync()
                 if not table_alive(self.table):
                     self._troubled(NOT_RUNNING)
                 elif self.trouble == NOT_RUNNING:
@@ -266,12 +207,12 @@ class GpioPanel:
             outcome = carry_out(self.table, press, "gpio")
         except TableDown as e:
             self._troubled(str(e))
-            self._error_beep()
+            self._beep("error")
             return
         self._fine()
         log.info("panel: %s", outcome)
         if not outcome.accepted:
-            self._error_beep()
+            self._beep("error")
 
     def _troubled(self, why: str) -> None:
         if self.trouble != why:
@@ -286,40 +227,18 @@ class GpioPanel:
             self.status_led.on()
             self.table.set_status("panel", f"gpio: ready; {self.describe()}")
 
-    def _error_beep(self) -> None:
-        on, off, n = ERROR_BEEP
-        self.buzzer.beep(on_time=on, off_time=off, n=n)
-
     # -- outputs ------------------------------------------------------------------------------
 
     def _sync(self) -> None:
-        """The LED from the current game as it is now: at start, and after a batch of events
-        (a player's turn or placement also changes with events that do not name the seat)."""
-        self._stale = False
-        found = whose_colour(self.table)
-        if found is not None:
-            self.players, seat = found
-            self._colour(seat)
+        """The LED from the current game as it is now (at start)."""
+        self.lights.sync(self.table)
 
     def _show(self, event: Event) -> None:
-        data = event.data
-        if event.kind != "status":
-            self._stale = True
-        if event.kind in ("new_game", "undone", "corrected"):  # these carry a fresh snapshot
-            self.players = list(data.get("players", self.players))
-            self._colour(current_seat(data.get("state", {})))
-        elif event.kind == "turn":
-            self._colour(data.get("seat"))
-        elif event.kind == "game_over":
-            self._colour(None)
-        elif event.kind in ("rolled", "dived"):  # the red die or the two dive dice
-            on, off, n = ROLL_BEEP
-            self.buzzer.beep(on_time=on, off_time=off, n=n)
+        self.lights.event(event)
 
-    def _colour(self, seat: int | None) -> None:
-        self.seat = seat
-        if seat is None:
-            self.rgb_led.color = OFF
-            return
-        player = next((p for p in self.players if p.get("seat") == seat), {})
-        self.rgb_led.color = led_colour(player.get("colour"), seat)
+    def _show_colour(self, colour: tuple[float, float, float]) -> None:
+        self.rgb_led.color = colour
+
+    def _beep(self, sound: str) -> None:
+        on, off, n = ROLL_BEEP if sound == "roll" else ERROR_BEEP
+        self.buzzer.beep(on_time=on, off_time=off, n=n)

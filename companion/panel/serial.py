@@ -8,8 +8,8 @@ worker carries presses out (`presses.carry_out`, which waits for the Table's rep
 the Table's events into panel commands: the current player's colour on the LED, a beep for a
 roll, an error beep for a press the table did not take.
 
-The LED follows the same seat, colours and sounds as the GPIO panel's (`gpio.current_seat`,
-`gpio.led_colour`), so both panels look alike.
+The LED and the roll's beep are decided by `lights.Lights`, as for the GPIO panel, so both
+panels look alike.
 
 States (`SerialPanel.status`; the Table hears ``serial: STATE`` and a few words more):
 ``disconnected`` (no panel found, or it went away), ``busy`` (another program holds the port:
@@ -38,7 +38,7 @@ from ..commands import SPECTATOR, Event
 from ..table import Subscriber, Table
 from . import wire
 from .buttons import BUTTONS, HOLD, PRESS, Press
-from .gpio import current_seat, led_colour, whose_colour
+from .lights import Lights
 from .presses import TableDown, carry_out
 
 log = logging.getLogger(__name__)
@@ -193,11 +193,10 @@ class SerialPanel:
         self._expected: int | None = None
         self._last_line = 0.0
         self._last_sent = 0.0
-        self.players: list[dict[str, Any]] = []
+        self.lights = Lights(self._show_colour, self._beep)
         """The current game's players (their colours)."""
         self._shown: list[int] | None = None
         """The colour last sent to the LED on this connection."""
-        self._stale = False
         """Game events came since the LED was last set from the game as it is."""
         self._work: queue.Queue[tuple[str, Any] | None] = queue.Queue()
         self._stopping = threading.Event()
@@ -434,8 +433,6 @@ class SerialPanel:
                     self._event(value)
                 elif kind == "resync":
                     self._resync()
-                if self._stale and self._work.empty():
-                    self._sync()
             except Exception:  # one bad event must not end the panel
                 log.exception("serial panel: %s failed", kind)
 
@@ -453,40 +450,18 @@ class SerialPanel:
             self._send("beep", **ERROR_BEEP)
 
     def _event(self, event: Event) -> None:
-        data = event.data
-        if event.kind == "status":
-            return
-        self._stale = True
-        if event.kind in ("new_game", "undone", "corrected"):  # these carry a fresh snapshot
-            self.players = list(data.get("players", self.players))
-            self._colour(current_seat(data.get("state", {})))
-        elif event.kind == "turn":
-            self._colour(data.get("seat"))
-        elif event.kind == "game_over":
-            self._colour(None)
-        elif event.kind in ("rolled", "dived"):  # the red die or the two dive dice
-            self._send("beep", **ROLL_BEEP)
+        self.lights.event(event)
 
-    def _sync(self) -> None:
-        """The LED from the current game as it is now: after a (re)connect, and after a batch
-        of events (during setup the seat placing changes with events that do not name it)."""
-        self._stale = False
-        found = whose_colour(self.table)
-        if found is not None:
-            self.players, seat = found
-            self._colour(seat)
+    def _beep(self, sound: str) -> None:
+        self._send("beep", **(ROLL_BEEP if sound == "roll" else ERROR_BEEP))
 
-    def _colour(self, seat: int | None) -> None:
-        if seat is None:
-            colour = OFF
-        else:
-            player = next((p for p in self.players if p.get("seat") == seat), {})
-            colour = rgb(led_colour(player.get("colour"), seat))
-        if colour != self._shown and self._send("led", rgb=colour):
-            self._shown = colour
+    def _show_colour(self, colour: tuple[float, float, float]) -> None:
+        shown = rgb(colour)
+        if shown != self._shown and self._send("led", rgb=shown):
+            self._shown = shown
 
     def _resync(self) -> None:
         """After a (re)connect: the panel knows nothing, so tell it everything it shows."""
         self._shown = None
         self._send("status", mode="on")
-        self._sync()
+        self.lights.sync(self.table)

@@ -206,6 +206,16 @@ def sse(kind: str, data: Any, seq: int | None = None, retry: int | None = None) 
     return f"{head}data: {body}\n\n".encode()
 
 
+def frame(event: Event) -> bytes:
+    """`event` in the stream's format, encoded once however many streams send it: the Table
+    hands every subscriber of a view the same Event, so phones of one view share the bytes."""
+    encoded: bytes | None = event.__dict__.get("_frame")
+    if encoded is None:  # two streams may both encode it: the same bytes, no harm
+        encoded = sse(event.kind, event.data, event.seq)
+        object.__setattr__(event, "_frame", encoded)  # a cache, not a field: Event stays frozen
+    return encoded
+
+
 @bp.get("/games/<int:game_id>/stream")
 def game_stream(game_id: int) -> Response:
     record = record_of(game_id)
@@ -365,4 +375,4 @@ def _events(
             game, seq = event.game, 0
         elif event.seq < seq:
             continue  # happened between subscribing and the snapshot: already in it
-        yield sse(event.kind, event.data, event.seq)  # the Table projected it for this view
+        yield frame(event)  # the Table projected it for this view
