@@ -497,10 +497,16 @@ RUNNERS["table"] = _chain(table, daemon)
 
 
 def web() -> dict[str, float]:
-    """The `web` section: companion.bench_web (imported here: it needs Flask and gpiozero)."""
+    """The `web` section: companion.bench_web (imported here: it needs Flask and gpiozero), 2000
+    presses with 8 phones (``web.button_to_sse_*``) and with 16 (``..._16_phones``)."""
     from . import bench_web
 
-    return bench_web.web()
+    sixteen = bench_web.web(clients=16)
+    return {
+        **bench_web.web(clients=8),
+        "web.button_to_sse_p50_ms_16_phones": sixteen["web.button_to_sse_p50_ms"],
+        "web.button_to_sse_p99_ms_16_phones": sixteen["web.button_to_sse_p99_ms"],
+    }
 
 
 def web_phones() -> dict[str, float]:
