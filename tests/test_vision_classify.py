@@ -191,3 +191,28 @@ def test_hexes_under_a_sleeve_are_hidden_not_guessed() -> None:
     assert all(observation.positions[h].confidence == 0.0 for h in hidden)
     clear = recogniser.observe(shot.image)
     assert sum(v.hidden for v in clear.positions.values()) <= 1
+
+
+def test_sunk_positions_become_sea_references_for_the_second_pass(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Under harsh light an inner position whose tile is gone is judged against sea seen under
+    the same light: positions surely sea after a first pass join the references, and a second
+    pass reads more positions right than the first alone."""
+    from companion.vision import classify
+
+    def right() -> int:
+        count = 0
+        for session in batch("harsh"):
+            recogniser = Recogniser()
+            recogniser.calibration = recogniser.calibrate(session.setup.image, session.layout)
+            for shot in session.shots:
+                seen = recogniser.observe(shot.image)
+                count += sum(
+                    v.land == (shot.truth.positions[h] != "sea") for h, v in seen.positions.items()
+                )
+        return count
+
+    with_second = right()
+    monkeypatch.setattr(classify, "SURE_SEA", 2.0)  # no probability passes it: one pass only
+    assert with_second > right()
