@@ -121,6 +121,9 @@ def clean(body: bytes) -> bytes:
     """A stream without what differs between equal histories (ids, pings) and without the
     placements offered to the seat placing (`PLACES`)."""
     body = re.sub(rb"^: ping\n\n", b"", body, flags=re.M)  # a comment and its blank line
+    # The panel's, camera's and disk's status: public, told when it changes or every 30 s,
+    # so at other moments in the twins.
+    body = re.sub(rb"^event: status\ndata: [^\n]*\n\n", b"", body, flags=re.M)
     return PLACES.sub(b"", re.sub(rb"^id: \d+\n", b"", body, flags=re.M))
 
 
