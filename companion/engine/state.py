@@ -330,7 +330,9 @@ class State:
         s.swam = set(self.swam)
         s.ctx = _copy(self.ctx)
         s.terrain = list(self.terrain)
-        s.p_owner = self.p_owner  # who owns which person never changes
+        s.p_owner = dict(self.p_owner)
+        s.seat_people = [list(people) for people in self.seat_people]
+        s.c_kind = list(self.c_kind)
         s.p_value = dict(self.p_value)
         s.p_kind = dict(self.p_kind)
         s.p_at = dict(self.p_at)
