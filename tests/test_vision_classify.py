@@ -88,12 +88,12 @@ def test_an_unknown_layout_is_proposed_in_the_boxs_counts() -> None:
     (a shadow edge across the island) a few may swap, and those are among the least clear,
     for people to check before confirming."""
     for mode, most_wrong in (("normal", 0), ("harsh", 4)):
-        for session in batch(mode):
-            proposal = Recogniser().calibrate(session.setup.image)
+        for island in batch(mode):
+            proposal = Recogniser().calibrate(island.setup.image)
             assert not proposal.confirmed
             counts = Counter(proposal.layout.values())
             assert counts == {"beach": 16, "forest": 16, "mountain": 8}
-            wrong = [h for h in geometry.LAND if proposal.layout[h] != session.layout[h]]
+            wrong = [h for h in geometry.LAND if proposal.layout[h] != island.layout[h]]
             assert len(wrong) <= most_wrong, [board.name(h) for h in wrong]
             assert set(proposal.margins) == set(geometry.LAND)
             clearest = sorted(geometry.LAND, key=lambda h: -proposal.margins[h])[:20]
@@ -114,16 +114,16 @@ def test_grouping_keeps_the_counts_whatever_the_points() -> None:
 
 
 def test_a_calibration_round_trips_through_its_file(tmp_path: Path) -> None:
-    session = batch("normal")[0]
+    island = batch("normal")[0]
     recogniser = Recogniser()
-    calibration = recogniser.calibrate(session.setup.image, session.layout)
-    assert calibration.confirmed and calibration.layout == session.layout
+    calibration = recogniser.calibrate(island.setup.image, island.layout)
+    assert calibration.confirmed and calibration.layout == island.layout
     path = tmp_path / "cal.json"
     path.write_text(dumps(calibration), encoding="utf-8")
     again = load(path)
     assert isinstance(again, Calibration) and again.layout == calibration.layout
     assert np.allclose(again.model.means, calibration.model.means, atol=1e-4)
-    shot = session.shots[0]
+    shot = island.shots[0]
     first = Recogniser(calibration=calibration).observe(shot.image)
     second = Recogniser(calibration=again).observe(shot.image)
     assert {h: v.label for h, v in first.hexes.items()} == {
@@ -147,9 +147,9 @@ def test_a_layout_written_by_people_is_checked() -> None:
 
 def test_without_a_calibration_land_and_sea_are_told_apart_from_the_frames_own_sea() -> None:
     right = total = 0
-    for session in batch("normal"):
+    for island in batch("normal"):
         recogniser = Recogniser()
-        for shot in session.shots[:4]:
+        for shot in island.shots[:4]:
             observation = recogniser.observe(shot.image)
             assert not observation.calibrated
             for h, verdict in observation.positions.items():
@@ -177,10 +177,10 @@ def test_hexes_under_a_sleeve_are_hidden_not_guessed() -> None:
         cv2.fillConvexPoly(out, np.round(quad).astype(np.int32), (130, 40, 90))
         return out
 
-    session = batch("normal")[0]
+    island = batch("normal")[0]
     recogniser = Recogniser()
-    recogniser.calibration = recogniser.calibrate(session.setup.image, session.layout)
-    shot = session.shots[0]
+    recogniser.calibration = recogniser.calibrate(island.setup.image, island.layout)
+    shot = island.shots[0]
     band = [(-4.0, -1.2), (4.0, -1.2), (4.0, 1.2), (-4.0, 1.2)]  # across the island's middle
     observation = recogniser.observe(cover(shot.image, shot.truth.homography or [], band))
     under = [h for h in geometry.LAND if abs(geometry.centre(h)[1]) < 0.8
@@ -203,10 +203,10 @@ def test_sunk_positions_become_sea_references_for_the_second_pass(
 
     def right() -> int:
         count = 0
-        for session in batch("harsh"):
+        for island in batch("harsh"):
             recogniser = Recogniser()
-            recogniser.calibration = recogniser.calibrate(session.setup.image, session.layout)
-            for shot in session.shots:
+            recogniser.calibration = recogniser.calibrate(island.setup.image, island.layout)
+            for shot in island.shots:
                 seen = recogniser.observe(shot.image)
                 count += sum(
                     v.land == (shot.truth.positions[h] != "sea") for h, v in seen.positions.items()

@@ -29,11 +29,11 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
 
 @pytest.fixture
 def frames(tmp_path: Path) -> Path:
-    """One synthetic session written as recorded frames."""
-    session = batch("normal")[0]
+    """One synthetic island's photos written as recorded frames."""
+    island = batch("normal")[0]
     folder = tmp_path / "frames"
-    recorded.save(folder, "s0-000", session.setup.image, session.setup.truth, "s0", setup=True)
-    for k, shot in enumerate(session.shots[:3], 1):
+    recorded.save(folder, "s0-000", island.setup.image, island.setup.truth, "s0", setup=True)
+    for k, shot in enumerate(island.shots[:3], 1):
         recorded.save(folder, f"s0-{k:03d}", shot.image, shot.truth, "s0")
     return folder
 
@@ -41,7 +41,7 @@ def frames(tmp_path: Path) -> Path:
 def test_recorded_frames_round_trip_with_their_truth(frames: Path) -> None:
     loaded = recorded.load(frames)
     assert [f.image_path.name for f in loaded] == [f"s0-00{k}.png" for k in range(4)]
-    groups = recorded.sessions(loaded)
+    groups = recorded.sequences(loaded)
     setup, rest = groups["s0"]
     assert setup is not None and setup.setup and len(rest) == 3
     assert setup.truth.positions == batch("normal")[0].layout
@@ -58,7 +58,7 @@ def test_calibrate_then_detect_from_the_command_line(
     config = tmp_path / "companion.toml"
     calibration = tmp_path / "cal.json"
     config.write_text(f'[camera]\ncalibration = "{calibration}"\n', encoding="utf-8")
-    setup, rest = recorded.sessions(recorded.load(frames))["s0"]
+    setup, rest = recorded.sequences(recorded.load(frames))["s0"]
     assert setup is not None
     layout = tmp_path / "layout.json"
     layout.write_text(json.dumps(setup.truth.to_json()["positions"]), encoding="utf-8")
@@ -130,8 +130,8 @@ def test_recorded_fixtures_of_real_boards_are_read_right() -> None:
     (see companion/vision/recorded.py for the form)."""
     if not FIXTURES.is_dir() or not recorded.load(FIXTURES):
         pytest.skip("no recorded frames in tests/fixtures/vision yet")
-    for name, (setup, rest) in recorded.sessions(recorded.load(FIXTURES)).items():
-        assert setup is not None, f"session {name!r} has no setup frame"
+    for name, (setup, rest) in recorded.sequences(recorded.load(FIXTURES)).items():
+        assert setup is not None, f"island {name!r} has no setup frame"
         recogniser = Recogniser()
         recogniser.calibration = recogniser.calibrate(setup.image(), setup.truth.positions)
         for frame in rest:

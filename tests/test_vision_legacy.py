@@ -93,16 +93,16 @@ def _env() -> dict[str, str]:
 
 def test_the_legacy_aruco_api_under_debians_opencv_46(tmp_path: Path) -> None:
     _debian_opencv()
-    session = batch("normal")[1]
-    shots = session.shots[:4]
-    cv2.imwrite(str(tmp_path / "setup.png"), session.setup.image)
+    island = batch("normal")[1]
+    shots = island.shots[:4]
+    cv2.imwrite(str(tmp_path / "setup.png"), island.setup.image)
     names = []
     for k, shot in enumerate(shots):
         names.append(f"frame{k}.png")
         cv2.imwrite(str(tmp_path / names[-1]), shot.image)
     from companion.engine import board
 
-    spec = {"layout": {board.name(h): t for h, t in session.layout.items()}, "frames": names}
+    spec = {"layout": {board.name(h): t for h, t in island.layout.items()}, "frames": names}
     (tmp_path / "spec.json").write_text(json.dumps(spec), encoding="utf-8")
 
     done = subprocess.run(

@@ -25,8 +25,8 @@ from companion.vision.register import MAX_SHIFT, project
 
 
 @cache
-def table(condition: str, size: tuple[int, int] = (1280, 960)) -> synth.Session:
-    return next(synth.sessions(31, 3, condition, size, per_session=3))
+def table(condition: str, size: tuple[int, int] = (1280, 960)) -> synth.Island:
+    return next(synth.islands(31, 3, condition, size, per_island=3))
 
 
 def _hex_error(recogniser: Recogniser, shot: synth.Shot) -> float:
@@ -58,14 +58,14 @@ def test_the_leave_one_out_limit_is_what_the_sampled_disc_tolerates() -> None:
 def test_markers_laid_by_hand_two_millimetres_off_are_accepted_and_measured(
     size: tuple[int, int],
 ) -> None:
-    session = table("markers", size)
+    island = table("markers", size)
     recogniser = Recogniser()
-    calibration = recogniser.calibrate(session.setup.image, session.layout)
+    calibration = recogniser.calibrate(island.setup.image, island.layout)
     # each measured marker lies where the renderer laid it, not where the sheet prints it
     printed = {m.id: np.array(m.corners()) for m in recogniser.markers.markers}
     off = [np.abs(calibration.laid[i] - printed[i]).max() for i in printed]
     assert max(off) > 0.03  # laid by hand: really off the sheet
-    for shot in session.shots:
+    for shot in island.shots:
         observation = recogniser.observe(shot.image)
         assert observation.ok, observation.registration.reason
         # within a tenth of a hex of the truth, wherever the photo was taken from
@@ -74,14 +74,14 @@ def test_markers_laid_by_hand_two_millimetres_off_are_accepted_and_measured(
 
 @pytest.mark.parametrize("size", [(1280, 960), (640, 480)])
 def test_a_barrel_lens_is_estimated_from_the_board_and_undone(size: tuple[int, int]) -> None:
-    session = table("distortion", size)
-    true_k1 = session.setup.truth.params["k1"]
+    island = table("distortion", size)
+    true_k1 = island.setup.truth.params["k1"]
     assert true_k1 < -0.03  # a lens that bends visibly
     recogniser = Recogniser()
-    calibration = recogniser.calibrate(session.setup.image, session.layout)
+    calibration = recogniser.calibrate(island.setup.image, island.layout)
     assert calibration.lens is not None
     assert calibration.lens.dist[0] == pytest.approx(true_k1, abs=0.02)
-    for shot in session.shots:
+    for shot in island.shots:
         assert recogniser.observe(shot.image).ok
         assert _hex_error(recogniser, shot) < 0.1 * _pixels_per_unit(shot)
     # without undoing it, the hexes are sampled further from where they lie
@@ -89,14 +89,14 @@ def test_a_barrel_lens_is_estimated_from_the_board_and_undone(size: tuple[int, i
     straight.calibration = calibration
     assert straight.measured is not None
     straight.measured = type(straight.measured)(None, calibration.laid, 0.0)
-    for shot in session.shots:
+    for shot in island.shots:
         if straight.register(shot.image).ok:
             assert _hex_error(straight, shot) > 1.5 * _hex_error(recogniser, shot)
 
 
 def test_the_calibration_file_keeps_the_lens_and_the_laid_markers(tmp_path: Path) -> None:
-    session = table("distortion")
-    calibration = Recogniser().calibrate(session.setup.image, session.layout)
+    island = table("distortion")
+    calibration = Recogniser().calibrate(island.setup.image, island.layout)
     path = tmp_path / "calibration.json"
     path.write_text(dumps(calibration), encoding="utf-8")
     again = load(path)
@@ -105,7 +105,7 @@ def test_the_calibration_file_keeps_the_lens_and_the_laid_markers(tmp_path: Path
     assert set(again.laid) == set(calibration.laid)
     # a restarted camera registers with them straight away, no measuring frame needed
     fresh = Recogniser(calibration=again)
-    assert fresh.measured is not None and fresh.register(session.shots[0].image).ok
+    assert fresh.measured is not None and fresh.register(island.shots[0].image).ok
     # the doctor says what the file holds
     cfg = config.parse({"camera": {"source": "usb:0", "calibration": str(path)}})
     check = doctor.calibration(cfg)

@@ -33,8 +33,8 @@ def _gray(image: np.ndarray) -> np.ndarray:
 
 def test_synthetic_photos_register_within_a_fiftieth_of_a_hex() -> None:
     detector, layout = MarkerDetector(), load()
-    for session in batch("normal"):
-        for shot in session.shots:
+    for island in batch("normal"):
+        for shot in island.shots:
             r = register(_gray(shot.image), layout, detector)
             assert r.ok, r.reason
             assert len(r.markers) == 8
@@ -44,8 +44,8 @@ def test_synthetic_photos_register_within_a_fiftieth_of_a_hex() -> None:
 def test_a_hand_over_a_marker_leaves_seven_that_still_pin_the_board() -> None:
     detector, layout = MarkerDetector(), load()
     hands = 0
-    for session in batch("harsh"):
-        for shot in session.shots:
+    for island in batch("harsh"):
+        for shot in island.shots:
             if shot.truth.hidden_marker is None:
                 continue
             hands += 1

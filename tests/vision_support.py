@@ -16,20 +16,20 @@ SIZE = (1280, 960)
 
 
 @cache
-def batch(mode: str, frames: int = 20, seed: int = 11) -> tuple[synth.Session, ...]:
-    """`frames` photos in sessions of 10 (each with its setup photo)."""
-    return tuple(synth.sessions(seed, frames, mode, SIZE))
+def batch(mode: str, frames: int = 20, seed: int = 11) -> tuple[synth.Island, ...]:
+    """`frames` photos on islands of 10 (each with its setup photo)."""
+    return tuple(synth.islands(seed, frames, mode, SIZE))
 
 
 @cache
 def observed(mode: str) -> tuple[tuple[synth.Shot, Observation], ...]:
-    """Each photo of `batch(mode)` with what a recogniser calibrated on its session's setup
+    """Each photo of `batch(mode)` with what a recogniser calibrated on its island's setup
     photo (layout known) makes of it."""
     out = []
-    for session in batch(mode):
+    for island in batch(mode):
         recogniser = Recogniser()
-        recogniser.calibration = recogniser.calibrate(session.setup.image, session.layout)
-        out += [(shot, recogniser.observe(shot.image)) for shot in session.shots]
+        recogniser.calibration = recogniser.calibrate(island.setup.image, island.layout)
+        out += [(shot, recogniser.observe(shot.image)) for shot in island.shots]
     return tuple(out)
 
 

@@ -11,7 +11,7 @@ a refused frame is not judged, and how many registered is a figure of its own):
   conversion, markers, homography, sampling, verdicts) on one core: the best of 3 runs of
   each of `TIMED_FRAMES` frames, then the median over the frames.
 
-Each mode is `FRAMES` photos at 1280×960 in sessions of 10 (a new board printing, layout and
+Each mode is `FRAMES` photos at 1280×960 on islands of 10 (a new board printing, layout and
 setup photo each; calibrated from the setup photo with its layout known, a new setup photo
 taken when one is refused). Deterministic in the seed.
 
@@ -47,7 +47,7 @@ from .recognise import NotRegistered, Recogniser
 from .tracker import Tracker, Verdict
 
 FRAMES = 200
-PER_SESSION_MODES = 10
+PER_ISLAND_MODES = 10
 SIZE = (1280, 960)
 SEED = 2024
 SETUP_TRIES = 5
@@ -62,23 +62,23 @@ HAND_FRAMES = 2
 
 def _calibrate(
     recogniser: Recogniser,
-    session: synth.Session,
+    island: synth.Island,
     mode: str,
     size: tuple[int, int],
     markers: MarkerLayout,
     seed: int,
     index: int,
 ) -> tuple[Calibration | None, int]:
-    """From the session's setup photo; when it is refused, from a new one (as people would
+    """From the island's setup photo; when it is refused, from a new one (as people would
     take another), up to `SETUP_TRIES` photos."""
-    shot = session.setup
+    shot = island.setup
     for attempt in range(SETUP_TRIES):
         try:
-            return recogniser.calibrate(shot.image, session.layout), attempt + 1
+            return recogniser.calibrate(shot.image, island.layout), attempt + 1
         except NotRegistered:
-            if session.retake is None:
+            if island.retake is None:
                 break
-            shot = session.retake()
+            shot = island.retake()
     return None, SETUP_TRIES
 
 
@@ -86,7 +86,7 @@ def accuracy(
     mode: str, frames: int = FRAMES, seed: int = SEED, size: tuple[int, int] = SIZE
 ) -> dict[str, float]:
     """The mode's figures (see the module's docstring), named without the frame size."""
-    tally = tally_photos(mode, frames, seed, size, PER_SESSION_MODES)
+    tally = tally_photos(mode, frames, seed, size, PER_ISLAND_MODES)
     return {
         f"vision.hex_accuracy_{mode}": tally.land_sea,
         f"vision.terrain_accuracy_{mode}": tally.terrain,
@@ -152,22 +152,22 @@ def tally_photos(
     frames: int,
     seed: int,
     size: tuple[int, int],
-    per_session: int = 5,
+    per_island: int = 5,
 ) -> Photos:
-    """`frames` photos of `mode` (a `synth` mode or condition) at `size`, in sessions of
-    `per_session`, each calibrated from its first setup photo that is accepted (up to
+    """`frames` photos of `mode` (a `synth` mode or condition) at `size`, on islands of
+    `per_island`, each calibrated from its first setup photo that is accepted (up to
     `SETUP_TRIES`, as people would take another)."""
     markers = load_markers()
     out = Photos()
-    for index, session in enumerate(
-        synth.sessions(seed, frames, mode, size, per_session, layout=markers)
+    for index, island in enumerate(
+        synth.islands(seed, frames, mode, size, per_island, layout=markers)
     ):
         recogniser = Recogniser(markers)
-        calibration, tries = _calibrate(recogniser, session, mode, size, markers, seed, index)
+        calibration, tries = _calibrate(recogniser, island, mode, size, markers, seed, index)
         out.setups += tries
         out.setups_accepted += calibration is not None
         recogniser.calibration = calibration
-        for shot in session.shots:
+        for shot in island.shots:
             out.frames += 1
             if calibration is None:
                 continue
@@ -204,13 +204,13 @@ def frame_ms(size: tuple[int, int], frames: int = TIMED_FRAMES, seed: int = SEED
     cv2.setNumThreads(1)
     try:
         samples = []
-        for session in synth.sessions(seed + 1, frames, "all", size):
+        for island in synth.islands(seed + 1, frames, "all", size):
             recogniser = Recogniser()
             try:
-                recogniser.calibration = recogniser.calibrate(session.setup.image, session.layout)
+                recogniser.calibration = recogniser.calibrate(island.setup.image, island.layout)
             except NotRegistered:
                 continue
-            for shot in session.shots:
+            for shot in island.shots:
                 t0 = time.perf_counter()
                 recogniser.observe(shot.image)
                 samples.append(time.perf_counter() - t0)

@@ -240,8 +240,8 @@ def cmd_record(args: argparse.Namespace) -> int:
         for sunk, state, shot in synth.game(args.synthetic, args.condition, size):
             shot.truth.mode = "synthetic"
             shot.truth.params["condition"] = args.condition
-            name = f"{args.session}-{n:03}" + ("-setup" if n == 0 else "")
-            recorded.save(output, name, shot.image, shot.truth, args.session, n == 0, ".jpg")
+            name = f"{args.sequence}-{n:03}" + ("-setup" if n == 0 else "")
+            recorded.save(output, name, shot.image, shot.truth, args.sequence, n == 0, ".jpg")
             n += 1
             if n >= args.frames:
                 break
@@ -267,8 +267,8 @@ def cmd_record(args: argparse.Namespace) -> int:
             positions = _game_board(cfg, args.game)
             setup = n == 0 and all(t != "sea" for t in positions.values())
             truth = synth.Truth(positions, mode="recorded", params={"game": args.game})
-            name = f"{args.session}-{n:03}" + ("-setup" if setup else "")
-            recorded.save(output, name, frame, truth, args.session, setup, ".jpg")
+            name = f"{args.sequence}-{n:03}" + ("-setup" if setup else "")
+            recorded.save(output, name, frame, truth, args.sequence, setup, ".jpg")
             n += 1
             time.sleep(args.interval)
     finally:
@@ -329,7 +329,7 @@ def add_parser(
         group.add_parser("record", help="save labelled frames for the tests (recorded.py's form)")
     )
     re_.add_argument("--output", metavar="DIR", required=True, help="a new folder")
-    re_.add_argument("--session", default="table", help="the frames' session name")
+    re_.add_argument("--sequence", default="table", help="the frames' name (one board, one camera)")
     re_.add_argument("--frames", type=int, default=20, help="how many (default 20)")
     re_.add_argument("--interval", type=float, default=2.0, help="seconds between frames")
     re_.add_argument("--game", type=int, help="the stored game the frames show (their labels)")

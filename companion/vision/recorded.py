@@ -7,7 +7,7 @@ of the same name with what the photo shows::
       game1-000-setup.jpg   game1-000-setup.json
       game1-001.jpg         game1-001.json
 
-    {"session": "game1",            # frames of one board under one camera share a session
+    {"sequence": "game1",           # frames of one board under one camera share a sequence
      "setup": true,                 # the setup photo: all 40 tiles laid, used to calibrate
      "positions": {"3.4": "beach", "3.5": "sea", ...},   # all 40 land positions, by row.col
      "homography": null,            # optional: board (hex units) -> pixels, 3x3
@@ -41,7 +41,7 @@ class Recorded:
 
     image_path: Path
     truth: Truth
-    session: str
+    sequence: str
     setup: bool
 
     def image(self) -> np.ndarray:
@@ -57,7 +57,7 @@ def save(
     name: str,
     image: np.ndarray,
     truth: Truth,
-    session: str = "",
+    sequence: str = "",
     setup: bool = False,
     suffix: str = ".png",
 ) -> Path:
@@ -67,7 +67,7 @@ def save(
     path = folder / f"{name}{suffix}"
     if not cv2.imwrite(str(path), image):
         raise OSError(f"cannot write {path}")
-    data: dict[str, Any] = {"session": session, "setup": setup, **truth.to_json()}
+    data: dict[str, Any] = {"sequence": sequence, "setup": setup, **truth.to_json()}
     (folder / f"{name}.json").write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
     return path
 
@@ -85,21 +85,21 @@ def load(folder: Path) -> list[Recorded]:
             Recorded(
                 images[0],
                 Truth.from_json(data),
-                str(data.get("session", "")),
+                str(data.get("sequence", "")),
                 bool(data.get("setup", False)),
             )
         )
     return frames
 
 
-def sessions(frames: list[Recorded]) -> dict[str, tuple[Recorded | None, list[Recorded]]]:
-    """Frames grouped by session: (its setup frame or None, the other frames)."""
+def sequences(frames: list[Recorded]) -> dict[str, tuple[Recorded | None, list[Recorded]]]:
+    """Frames grouped by sequence: (its setup frame or None, the other frames)."""
     out: dict[str, tuple[Recorded | None, list[Recorded]]] = {}
     for f in frames:
-        setup, rest = out.get(f.session, (None, []))
+        setup, rest = out.get(f.sequence, (None, []))
         if f.setup and setup is None:
             setup = f
         else:
             rest.append(f)
-        out[f.session] = (setup, rest)
+        out[f.sequence] = (setup, rest)
     return out

@@ -889,8 +889,9 @@ def render(
 
 
 @dataclass
-class Session:
-    """One board, as a table sees it through a game: a setup photo and photos of later states."""
+class Island:
+    """One island as laid on one board and seen by a table through a game: a setup photo and
+    photos of later states."""
 
     layout: dict[int, str]
     colours: dict[str, np.ndarray]
@@ -901,15 +902,15 @@ class Session:
     first is refused."""
 
 
-def sessions(
+def islands(
     seed: int,
     count: int,
     mode: str = "normal",
     size: tuple[int, int] = (1280, 960),
-    per_session: int = 10,
+    per_island: int = 10,
     layout: MarkerLayout | None = None,
-) -> Iterator[Session]:
-    """`count` photos in sessions of `per_session`: each session a new board printing and
+) -> Iterator[Island]:
+    """`count` photos, `per_island` of each island: each island a new board printing and
     layout, a setup photo with all 40 tiles, then random states of the game. Deterministic
     in `seed`."""
     layout = layout or load_markers()
@@ -932,15 +933,15 @@ def sessions(
         )
         setup = table.shoot(tiles)
         shots = []
-        for _ in range(min(per_session, count - made)):
+        for _ in range(min(per_island, count - made)):
             shots.append(table.shoot(sink(rng, tiles, int(rng.integers(0, 41)))))
         made += len(shots)
-        yield Session(tiles, colours, setup, shots, functools.partial(table.shoot, tiles))
+        yield Island(tiles, colours, setup, shots, functools.partial(table.shoot, tiles))
 
 
 @dataclass(frozen=True)
 class _Table:
-    """One table of `sessions`: its printing, its markers as laid and its camera's lens; the
+    """One table of `islands`: its printing, its markers as laid and its camera's lens; the
     camera moves from photo to photo, the lens stays the same."""
 
     rng: np.random.Generator
