@@ -123,7 +123,8 @@ class Store:
         self.tally_path = self.path.with_name(self.path.name + ".tally")
         """Each game's last stored row and checksum, written after every commit that adds rows:
         a witness outside the database, so that a log that lost committed rows (a damaged WAL
-        file is replayed only up to its first bad frame) is noticed (`damage`)."""
+        file is replayed only up to its first bad frame) is noticed (`damage`). Kept in two
+        copies (`_tally_paths`), written in turn."""
         self.recovered: str | None = None
         self.path.parent.mkdir(parents=True, exist_ok=True)
         try:
@@ -155,27 +156,52 @@ class Store:
         store.tally = store._read_tally()
         return store
 
-    def _read_tally(self) -> dict[int, tuple[int, str]]:
-        try:
-            data = json.loads(self.tally_path.read_text(encoding="utf-8"))
-            return {int(g): (int(seq), str(chain)) for g, (seq, chain) in data.items()}
-        except (OSError, ValueError, TypeError):  # none yet, or cut short by a power cut
-            return {}
+    @property
+    def _tally_paths(self) -> tuple[Path, Path]:
+        return self.tally_path, self.tally_path.with_name(self.tally_path.name + ".2")
 
-    def _witness(self, game_id: int) -> None:
-        """Write down the game's last row now that it is committed (no fsync: a witness that
-        lags behind the database after a power cut says nothing wrong)."""
-        last = self.db.execute(
-            "SELECT seq, chain FROM actions WHERE game_id = ? ORDER BY seq DESC LIMIT 1",
-            (game_id,),
-        ).fetchone()
+    def _read_tally(self) -> dict[int, tuple[int, str]]:
+        """The newer of the two copies that can be read (none yet, or both cut short by a
+        power cut: none). A copy from before there were two holds the games alone: the older."""
+        best: tuple[int, dict[int, tuple[int, str]]] = (-1, {})
+        for path in self._tally_paths:
+            try:
+                data = json.loads(path.read_text(encoding="utf-8"))
+                written = int(data.pop("written", 0))
+                games = data.get("games", data) if written else data
+                tally = {int(g): (int(seq), str(chain)) for g, (seq, chain) in games.items()}
+            except (OSError, ValueError, TypeError, AttributeError):
+                continue
+            if written > best[0]:
+                best = (written, tally)
+        self._written = max(best[0], 0)
+        return best[1]
+
+    def _witness(self, game_id: int, last: tuple[int, str] | None = None) -> None:
+        """Write down the game's last row (`last`: its seq and checksum, when the caller has
+        them) now that it is committed. No fsync: a witness that lags behind the database after
+        a power cut says nothing wrong. Written over the older of two copies in place, in one
+        write, rather than a new file renamed over the old: on ext4 such a rename pushes the
+        file's data out with the next journal commit, which is the next command's fsync (it
+        cost a command more than the rest of its work); a copy cut short by a power cut leaves
+        the other."""
+        if last is None:
+            last = self.db.execute(
+                "SELECT seq, chain FROM actions WHERE game_id = ? ORDER BY seq DESC LIMIT 1",
+                (game_id,),
+            ).fetchone()
         if last is None:
             return
         self.tally[game_id] = (last[0], last[1])
-        fresh = self.tally_path.with_name(self.tally_path.name + ".new")
+        self._written += 1
+        games = {str(g): list(v) for g, v in self.tally.items()}
+        text = json.dumps({"written": self._written, "games": games}).encode()
         try:
-            fresh.write_text(json.dumps({str(g): list(v) for g, v in self.tally.items()}))
-            os.replace(fresh, self.tally_path)
+            fd = os.open(self._tally_paths[self._written % 2], os.O_WRONLY | os.O_CREAT, 0o600)
+            try:  # JSON may end in spaces: pad over a longer old text rather than truncate
+                os.pwrite(fd, text.ljust(os.fstat(fd).st_size), 0)
+            finally:
+                os.close(fd)
         except OSError:
             pass  # a full disk: the database refused the write first, or will say so next
 
@@ -359,22 +385,28 @@ class Store:
             ord_ = db.execute(
                 "SELECT COALESCE(MAX(ord), 0) + 1 FROM actions WHERE game_id = ?", (game_id,)
             ).fetchone()[0]
+            last: tuple[int, str] | None = None
             for i, (action, source, seat, request_id, note) in enumerate(actions):
-                self._insert(game_id, seq + i, ord_ + i, action, source, seat, at, request_id, note)
+                last = (
+                    seq + i,
+                    self._insert(
+                        game_id, seq + i, ord_ + i, action, source, seat, at, request_id, note
+                    ),
+                )
             if outcome is not None:
                 db.execute(
                     "UPDATE games SET outcome = ?, ended_at = ? WHERE id = ?",
                     (json.dumps(outcome), at, game_id),
                 )
             self._remember(game_id, request, seq)
-        self._witness(game_id)
+        self._witness(game_id, last)
         return [seq + i for i in range(len(actions))]
 
     def _insert(
         self, game_id: int, seq: int, ord_: int, action: list[Any], source: str,
         seat: int | None, at: float, request_id: str | None = None, note: str | None = None,
-    ) -> None:  # fmt: skip
-        """One new row, its running checksum following the game's last row's."""
+    ) -> str:  # fmt: skip
+        """One new row, its running checksum following the game's last row's; the checksum."""
         text = json.dumps(action)
         last = self.db.execute(
             "SELECT chain FROM actions WHERE game_id = ? ORDER BY seq DESC LIMIT 1", (game_id,)
@@ -385,6 +417,7 @@ class Store:
             "chain) VALUES (?,?,?,?,?,?,?,?,?,?)",
             (game_id, seq, ord_, text, source, seat, at, request_id, note, chain),
         )
+        return chain
 
     def _remember(self, game_id: int, request: Request | None, seq: int | None = None) -> None:
         """Keep a request's reply (inside the caller's transaction); `seq`: the number the

@@ -3,6 +3,7 @@ schemas refused, and migrations from an empty file."""
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import sqlite3
@@ -160,3 +161,32 @@ def test_a_game_number_beyond_the_store_is_no_game(tmp_path: Path) -> None:
             store.game(2**63)
     finally:
         store.close()
+
+
+def test_the_witness_survives_a_copy_cut_short_and_reads_an_old_single_copy(
+    tmp_path: Path,
+) -> None:
+    """The witness of each game's last row is written over the older of two copies in turn:
+    the newer readable copy is believed, a copy cut short (a power cut mid-write) leaves the
+    other, and a witness from before there were two copies is still read."""
+    path = tmp_path / "games.db"
+    store = Store(path)
+    game = add_game(store)
+    for n in range(3):
+        store.append(game, ["roll", n + 1], "table", None, 0.0)
+    first, second = store._tally_paths
+    assert first.exists() and second.exists()
+    last = store.tally[game]
+    assert last[0] == 3
+    store.close()
+    assert Store.reading(path).tally[game] == last
+    newer = max((first, second), key=lambda p: json.loads(p.read_text())["written"])
+    newer.write_bytes(newer.read_bytes()[:20])  # cut short
+    assert Store.reading(path).tally[game][0] == 2  # the older copy: one row behind
+    second.unlink()
+    first.write_text(json.dumps({str(game): list(last)}))  # as a witness was written before
+    reopened = Store(path)
+    assert reopened.tally[game] == last
+    reopened.append(game, ["roll", 4], "table", None, 0.0)
+    reopened.close()
+    assert Store.reading(path).tally[game][0] == 4

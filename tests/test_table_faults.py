@@ -265,7 +265,7 @@ def test_a_damaged_wal_that_rewinds_a_game_is_found_and_repaired(tmp_path: Path)
     stored = len(store.log(game))
     copy = tmp_path / "copy"
     copy.mkdir()
-    for name in ("games.db", "games.db-wal", "games.db.tally"):
+    for name in ("games.db", "games.db-wal", "games.db.tally", "games.db.tally.2"):
         shutil.copy(live / name, copy / name)
     store.close()
     wal = copy / "games.db-wal"
