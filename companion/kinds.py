@@ -12,6 +12,7 @@ from typing import Any
 from . import engine
 from .commands import REFEREE, SPECTATOR
 from .engine import Game, IllegalAction, MalformedAction, Rules, sinking
+from .engine import views as projections
 from .flotilla import FlotillaError, MalformedValue, RuleBroken
 from .flotilla import actions as flotilla_actions
 from .flotilla import game as flotilla_game
@@ -44,9 +45,9 @@ def choices(game: Game, view: View) -> dict[str, Any]:
     if game.over:
         return out
     if game.actor is not None and view in (game.actor, REFEREE):
-        out["legal"] = [list(a) for a in game.legal_actions()]
+        out["legal"] = _listed(game.legal_actions())
     if game.is_chance() and view == REFEREE:
-        out["outcomes"] = [list(a) for a in game.legal_actions()]
+        out["outcomes"] = _listed(game.legal_actions())
     elif game.is_chance() and view == game.state.turn:
         if game.phase == "back":  # only what this seat may know of the tiles left (spec §9)
             seen = sinking.possible_backs_seen_by(game.state, view)
@@ -54,6 +55,19 @@ def choices(game: Game, view: View) -> dict[str, Any]:
         else:
             out["outcomes"] = [list(a) for a in game.legal_actions()]
     return out
+
+
+_LISTED: list[Any] = [None, []]
+
+
+def _listed(legal: list[engine.Action]) -> list[list[Any]]:
+    """`legal` in JSON form. The game keeps one list of its legal actions until it changes, so
+    the views that show it (the actor's, the referee's) share one copy: read it, never change
+    it."""
+    if _LISTED[0] is not legal:
+        _LISTED[:] = [legal, [list(a) for a in legal]]
+    listed: list[list[Any]] = _LISTED[1]
+    return listed
 
 
 def shown(game: Game, action: list[Any], view: View) -> str:
@@ -176,10 +190,13 @@ KINDS: dict[str, Kind] = {
 }
 
 
-def views_of(game: AnyGame, views: list[engine.events.View]) -> dict[Any, dict[str, Any]]:
-    """The game as each of `views` sees it (engine views: a seat, None, the referee)."""
+def views_of(
+    game: AnyGame, views: list[engine.events.View], shown: projections.Shown | None = None
+) -> dict[Any, dict[str, Any]]:
+    """The game as each of `views` sees it (engine views: a seat, None, the referee); `shown`:
+    what was built for the views of this game before (only what changed is built again)."""
     if isinstance(game, Game):  # what the views see alike is built once
-        return game.views(views)
+        return projections.views(game.state, views, shown)
     return {view: game.view(view) for view in views}
 
 

@@ -26,6 +26,7 @@ from typing import Any
 from . import bots, history, integrity, seeds
 from .commands import REFEREE, Command, Event, Reply
 from .engine import Game, IllegalAction, MalformedAction, Rules, RulesError, actions
+from .engine.views import Shown
 from .flotilla import FlotillaError, RuleBroken
 from .flotilla.game import FlotillaGame
 from .kinds import (
@@ -78,6 +79,8 @@ class Loaded:
     only, not the whole game."""
     events: int = 0
     """Events published so far; the next event's sequence number."""
+    shown: Shown = field(default_factory=Shown)
+    """What the views of the game were last built from (only what changed is built again)."""
 
     @classmethod
     def load(cls, record: GameRecord, rows: list[Row]) -> Loaded:
@@ -372,7 +375,7 @@ class Table:
         """The game as each of `views` may see it, with what the table knows around it; what
         they see alike is built once and shared (read-only)."""
         record = loaded.record
-        states = views_of(loaded.game, [engine_view(v) for v in views])
+        states = views_of(loaded.game, [engine_view(v) for v in views], loaded.shown)
         common = {
             "game": record.id,
             "kind": record.kind,
