@@ -42,6 +42,13 @@ class Command:
     """Whom the reply is written for (a seat, SPECTATOR or REFEREE): the Table projects its
     events and sentence for that view. None: the seat's own, or the referee's for a command
     without a seat (the table itself)."""
+    at: int | None = None
+    """The game's version (`Table` snapshot's ``version``) the sender saw when it decided: a
+    command made on another board is refused as stale. None: not checked (buttons, tools)."""
+    expires: float | None = None
+    """The table's clock time (epoch seconds) after which the sender no longer waits for it:
+    arriving later (the table was frozen, the queue long) it is refused as stale, never
+    carried out unseen. None: no limit."""
 
     def __post_init__(self) -> None:
         if self.source not in SOURCES:
@@ -65,6 +72,9 @@ class Reply:
     events: list[dict[str, Any]] = field(default_factory=list)
     rule: str | None = None
     message: str = ""
+    stale: bool = False
+    """Refused because it was made on a board that has changed since (`Command.at`,
+    ``expires``): no rule was broken, the sender shows the board as it is now."""
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)

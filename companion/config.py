@@ -55,6 +55,12 @@ def _threads() -> tuple[Check, str]:
     )
 
 
+def _short_seconds() -> tuple[Check, str]:
+    return (lambda v: isinstance(v, int) and not isinstance(v, bool) and 1 <= v <= 120), (
+        "a whole number of seconds from 1 to 120"
+    )
+
+
 def _camera() -> tuple[Check, str]:
     pattern = re.compile(r"^(picamera2|none|usb:\d+|files:.+)$")
     return (lambda v: isinstance(v, str) and bool(pattern.match(v))), (
@@ -103,7 +109,15 @@ def _optional_text() -> tuple[Check, str]:
 # section -> key -> (default, (check, expected form))
 KEYS: dict[str, dict[str, tuple[Any, tuple[Check, str]]]] = {
     "store": {"path": (None, _optional_text())},
-    "web": {"host": (None, _optional_text()), "port": (8000, _port()), "threads": (16, _threads())},
+    "web": {
+        "host": (None, _optional_text()),
+        "port": (8000, _port()),
+        "threads": (16, _threads()),
+        # A phone's patience: the stream pings every `ping` s (a page hearing nothing for 2.5
+        # pings stops saying "live"), and a tap waits `wait` s for the table before it says so.
+        "ping": (15, _short_seconds()),
+        "wait": (12, _short_seconds()),
+    },
     "panel": {
         "kind": ("none", _one_of("gpio", "serial", "sim", "none")),
         "port": ("auto", _text()),

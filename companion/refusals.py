@@ -14,3 +14,9 @@ class Refused(Exception):
 
 class UnknownGame(Refused):
     """A game asked for that the table never played."""
+
+
+class Stale(Refused):
+    """A command made on a board that is no longer the game's (another phone moved first, or the
+    command arrived after its sender stopped waiting): refused without a rule, since it broke
+    none; its sender shows the board as it is now."""

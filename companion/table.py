@@ -25,7 +25,7 @@ from typing import Any
 
 from . import bots, history, integrity, seeds
 from .commands import REFEREE, Command, Event, Reply
-from .engine import Game, IllegalAction, MalformedAction, Rules, RulesError, actions
+from .engine import Game, IllegalAction, MalformedAction, Rules, RulesError, actions, paths
 from .engine.views import Shown
 from .flotilla import FlotillaError, RuleBroken
 from .flotilla.game import FlotillaGame
@@ -44,7 +44,7 @@ from .kinds import (
     views_of,
 )
 from .proposals import CAMERA_ONLY_PROPOSES, Proposals, last
-from .refusals import Refused, UnknownGame
+from .refusals import Refused, Stale, UnknownGame
 from .store import GameRecord, Request, Row, Store, StoreError
 
 log = logging.getLogger(__name__)
@@ -247,6 +247,21 @@ class Table:
         result: dict[str, Any] = self.read(job)
         return result
 
+    def reach(self, game: int, verb: str, piece: int, timeout: float = 30.0) -> dict[str, Any]:
+        """Where a whole move of the piece can end (`paths.reach`), on the current board."""
+
+        def job() -> dict[str, Any]:
+            loaded = self._fetch(game)
+            if not isinstance(loaded.game, Game):
+                raise Refused("only a Survive game has whole moves")
+            try:
+                found = paths.reach(loaded.game, verb, piece)
+            except (KeyError, IndexError):
+                raise Refused(f"there is no piece {piece} to move with {verb}") from None
+            return {"version": version(loaded), "paths": {str(h): p for h, p in found.items()}}
+
+        return self.read(job, timeout)
+
     def games(self, timeout: float = 30.0) -> tuple[list[GameRecord], int | None]:
         """Every stored game, oldest first, and the table's current one."""
         result: tuple[list[GameRecord], int | None] = self.read(
@@ -383,6 +398,7 @@ class Table:
             "settings": record.settings,
             "seq": loaded.events,
             "actions": len(loaded.log),
+            "version": version(loaded),
             "can_undo": self._undoable(loaded) is not None,
             "status": dict(self.status),
             "camera": self.proposals.to_json(loaded),
@@ -411,6 +427,7 @@ class Table:
                 if first is not None:  # a retry of a command already carried out
                     return first
             self._kept = ""
+            self._in_time(loaded, command)
             if command.source == "camera":  # it proposes; only a player's tap acts
                 if command.intent == "sync":
                     reply = self.proposals.sync(loaded, command)
@@ -430,7 +447,15 @@ class Table:
                     self._store.remember(loaded.record.id, _request(command, reply))
             return reply
         except Refused as e:
-            return Reply(command.request_id, False, command.game, rule=e.rule, message=e.message)
+            return Reply(command.request_id, False, command.game, rule=e.rule, message=e.message,
+                         stale=isinstance(e, Stale))  # fmt: skip
+
+    def _in_time(self, loaded: Loaded, command: Command) -> None:
+        """Refuse a command made on an older board, or come after its sender gave up on it."""
+        if command.at is not None and command.at != version(loaded):
+            raise Stale("the board changed before this arrived: here it is now")
+        if command.expires is not None and self.clock() > command.expires:
+            raise Stale("this came after its phone stopped waiting for it: nothing was done")
 
     def _first_reply(self, loaded: Loaded, command: Command) -> Reply | None:
         """The reply a command with this request id got the first time, if it was carried
@@ -902,6 +927,12 @@ class Table:
             return None
         return {"seat": move.seat, "sentence": move.sentence, "why": move.why,
                 "action": list(move.action)}  # fmt: skip
+
+
+def version(loaded: Loaded) -> int:
+    """What the game is now, as a number: the last action in force (an undo gives back the
+    number of the board it returns to, and a new action always a new one)."""
+    return loaded.log[-1].seq if loaded.log else 0
 
 
 def _not_theirs(kind: Kind, game: AnyGame, seat: int | None) -> str:

@@ -27,10 +27,11 @@ def test_a_physical_turn_told_on_the_phone_and_corrected(browser: Browser, live:
     same_seq([ana, ben])
     assert ana.phase == "move" and ana.mine and not ben.mine
 
-    # The connection drops (the table restarts, the Wi-Fi blinks): the bar says so, then the
-    # page reconnects by itself and shows the game again.
+    # The stream drops while the table is up (a restart of the stream, a Wi-Fi blink): the bar
+    # says it is coming back (not "offline": the table answers), then the page reconnects by
+    # itself and shows the game again.
     live.drop_streams()
-    ana.page.wait_for_selector("#conn[data-connected=disconnected]")
+    ana.page.wait_for_selector("#conn[data-connected=connecting]")
     ana.shot("reconnecting")
     ana.wait_live()
     same_seq([ana, ben])

@@ -47,7 +47,7 @@ class Events:
     def next(self) -> tuple[str, Any, int | None]:
         """(event, data, id); ("ping", None, None) for a ping; StopIteration at the end."""
         chunk = next(self.chunks).decode()
-        if chunk.startswith(": ping"):
+        if chunk.startswith("event: ping"):
             return "ping", None, None
         fields = dict(line.split(": ", 1) for line in chunk.strip().split("\n"))
         seq = int(fields["id"]) if "id" in fields else None

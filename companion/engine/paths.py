@@ -157,3 +157,65 @@ def _piece_limit(s: State, verb: str, piece: int, phase: str) -> tuple[str, str]
     if verb == "go" and piece in s.swam and s.p_kind[piece] == SEA:
         return "B-16", "a swimmer moves one sea space a turn"
     return "B-8", "a turn has 3 movement points"
+
+
+def reach(game: Game, verb: str, piece: int) -> dict[int, list[int]]:
+    """Every space the piece can end a whole move on that is more than one space away, with
+    the shortest path there (what a phone moves in one tap). Single steps are the legal
+    actions already; the piece's own space is left out (tapping it puts the piece down)."""
+    from .game import Game  # the face this module serves; imported late to avoid a cycle
+
+    if verb not in STEP:
+        return {}
+    start = _moment(game.state, verb, piece)
+    home = _space(game.state, verb, piece)
+    found: dict[int, list[int]] = {}
+    seen = {(home, _how(game.state, verb, piece))}
+    frontier: list[tuple[Game, list[int]]] = [(game, [])]
+    while frontier:
+        further: list[tuple[Game, list[int]]] = []
+        for here, path in frontier:
+            legal = set(here.legal_actions())
+            for h in _next_spaces(here.state, legal, verb, piece):
+                trial = Game(here.state.copy())
+                try:
+                    trial.apply(step(trial.state, legal, verb, piece, h))
+                except IllegalAction:
+                    continue
+                route = [*path, h]
+                if len(route) > 1 and h != home:
+                    found.setdefault(h, route)
+                key = (h, _how(trial.state, verb, piece))
+                if key not in seen and _moment(trial.state, verb, piece) == start:
+                    seen.add(key)
+                    further.append((trial, route))
+        frontier = further
+    return found
+
+
+def _next_spaces(s: State, legal: set[Action], verb: str, piece: int) -> list[int]:
+    """The spaces the piece's legal single steps lead to, in a stable order."""
+    out: set[int] = set()
+    for action in legal:
+        if len(action) < 3 or action[1] != piece:
+            continue
+        if action[0] == STEP[verb]:
+            out.add(action[2])
+        elif verb == "go" and action[0] == "board":
+            out.add(s.b_pos[action[2]])
+    return sorted(out)
+
+
+def _space(s: State, verb: str, piece: int) -> int:
+    if verb == "sail":
+        return s.b_pos[piece]
+    if verb == "creature":
+        return s.c_pos[piece]
+    if s.p_kind[piece] == BOAT:
+        return s.b_pos[s.p_at[piece]]
+    return s.p_at[piece]
+
+
+def _how(s: State, verb: str, piece: int) -> object:
+    """How the piece stands where it is (a person walking, swimming or in a boat)."""
+    return s.p_kind[piece] if verb in ("go", "ride") else None

@@ -71,7 +71,8 @@ def create_app(
         PERMANENT_SESSION_LIFETIME=SESSION_DAYS * 24 * 3600,
         TRUST_LOOPBACK=True,  # see access.is_local
         TABLE_URLS=[],  # set by the daemon once it listens: the URLs phones use
-        SSE_PING=15.0,  # seconds between two ": ping" comments of an idle stream
+        SSE_PING=float(config["web.ping"]) if config is not None else 15.0,  # idle stream's pings
+        PAGE_WAIT=float(config["web.wait"]) if config is not None else 12.0,  # a tap's patience
         STREAM_SECONDS=None,  # a stream's lifetime (None: until the phone leaves)
         MAX_STREAMS=max(1, threads - STREAM_HEADROOM),
     )

@@ -102,7 +102,7 @@ from typing import Any, cast
 from flask import Blueprint, abort, current_app, request, url_for
 
 from ..commands import REFEREE, SPECTATOR, Command, Reply
-from ..engine import board, parse
+from ..engine import board, parse, paths
 from ..kinds import KINDS, MALFORMED
 from ..table import GameRecord, Refused, Table, UnknownGame
 from . import access, payload
@@ -113,7 +113,7 @@ bp = Blueprint("api", __name__, url_prefix="/api")
 INTENTS = ("roll", "draw", "next", "undo", "correct", "confirm_proposal", "reject_proposal")
 """The Table's intents a client may send here (new_game has its own address)."""
 
-COMMAND_FIELDS = ("request_id", "seat", "action", "intent", "args")
+COMMAND_FIELDS = ("request_id", "seat", "action", "intent", "args", "at", "expires")
 GAME_FIELDS = (
     "players", "modules", "options", "seed", "mode", "layout", "kind", "request_id", "position"
 )  # fmt: skip
@@ -210,6 +210,24 @@ def position(game_id: int) -> dict[str, Any]:
     return {"game": game_id, "at": None if at is None else int(at), "position": text}
 
 
+@bp.get("/games/<int:game_id>/reach")
+def reach(game_id: int) -> dict[str, Any]:
+    """Where one tap can take a piece: ``?verb=go|sail|creature|ride&piece=N`` (the piece's
+    index, as in the legal actions) gives ``{"game", "version", "paths": {"58": [57, 58]}}``,
+    each space a whole move can end on (two spaces away or more) with the path there."""
+    record_of(game_id)
+    verb = request.args.get("verb", "")
+    if verb not in paths.STEP:
+        abort(400, f"verb must be one of {', '.join(paths.STEP)}, not {verb[:24]!r}.")
+    piece = request.args.get("piece", "")
+    if not (piece.isascii() and piece.isdigit() and len(piece) <= 4):
+        abort(400, f"piece must be a piece's number, not {piece[:24]!r}.")
+    try:
+        return {"game": game_id, **the_table().reach(game_id, verb, int(piece), timeout())}
+    except Refused as e:
+        abort(409, f"{e.message}.")
+
+
 @bp.get("/health")
 def health() -> dict[str, Any]:
     table = the_table()
@@ -271,7 +289,7 @@ def _command(data: dict[str, Any], game_id: int, players: int, kind: str) -> Com
         if "args" in data:
             unprocessable("args go with an intent, not with an action: remove args.")
         action = _action(data["action"], "action", kind)
-        return Command("phone", seat, request_id, game_id, action=action)
+        return Command("phone", seat, request_id, game_id, action=action, **_timely(data))
     intent = data["intent"]
     if not isinstance(intent, str) or intent not in INTENTS:
         unprocessable(f"intent must be one of {', '.join(INTENTS)}, not {payload.kind(intent)}.")
@@ -279,8 +297,29 @@ def _command(data: dict[str, Any], game_id: int, players: int, kind: str) -> Com
     if not isinstance(args, dict):
         unprocessable(f"args must be a JSON object, not {payload.kind(args)}.")
     return Command(
-        "phone", seat, request_id, game_id, intent=intent, args=_args(intent, args, kind)
+        "phone",
+        seat,
+        request_id,
+        game_id,
+        intent=intent,
+        args=_args(intent, args, kind),
+        **_timely(data),
     )
+
+
+def _timely(data: dict[str, Any]) -> dict[str, Any]:
+    """``at`` (the snapshot's ``version`` the tap was made on) and ``expires`` (the table's
+    epoch seconds after which the phone no longer waits): a command that arrives too late or
+    on another board is refused as stale (409 with ``"stale": true``), never done unseen."""
+    out: dict[str, Any] = {}
+    if "at" in data:
+        out["at"] = payload.integer(data["at"], "at", 0)
+    if "expires" in data:
+        expires = data["expires"]
+        if isinstance(expires, bool) or not isinstance(expires, int | float) or expires < 0:
+            unprocessable(f"expires must be a time in seconds, not {payload.kind(expires)}.")
+        out["expires"] = float(expires)
+    return out
 
 
 def _args(intent: str, args: dict[str, Any], kind: str) -> dict[str, Any]:

@@ -155,6 +155,16 @@ SCHEMAS: dict[str, Any] = {
                     "layout": {"type": "object", "additionalProperties": {"type": "string"}},
                 },
             },
+            "at": {
+                "type": "integer",
+                "minimum": 0,
+                "description": "the snapshot's version the tap was made on: another is stale",
+            },
+            "expires": {
+                "type": "number",
+                "minimum": 0,
+                "description": "the table's epoch seconds after which the sender stopped waiting",
+            },
         },
         "additionalProperties": False,
     },
@@ -169,6 +179,7 @@ SCHEMAS: dict[str, Any] = {
             "events": {"type": "array", "items": OBJECT},
             "rule": {"type": "string", "nullable": True},
             "message": {"type": "string"},
+            "stale": {"type": "boolean"},
         },
     },
     "Snapshot": {
@@ -181,6 +192,7 @@ SCHEMAS: dict[str, Any] = {
             "settings": OBJECT,
             "seq": {"type": "integer"},
             "actions": {"type": "integer"},
+            "version": {"type": "integer"},
             "can_undo": {"type": "boolean"},
             "status": OBJECT,
             "state": OBJECT,
@@ -355,6 +367,31 @@ PATHS: dict[str, Any] = {
             ],
             "responses": {
                 "200": answer("The position.", OBJECT),
+                **errors(400, 403, 404, 409, 503),
+            },
+        }
+    },
+    "/api/games/{game_id}/reach": {
+        "get": {
+            "summary": "Where one tap can take a piece: each space a whole move ends on, with its path.",
+            "parameters": [
+                GAME_ID,
+                {
+                    "name": "verb",
+                    "in": "query",
+                    "required": True,
+                    "schema": {"type": "string", "enum": ["go", "sail", "creature", "ride"]},
+                },
+                {
+                    "name": "piece",
+                    "in": "query",
+                    "required": True,
+                    "description": "The piece's number, as in the legal actions.",
+                    "schema": {"type": "integer", "minimum": 0, "maximum": 9999},
+                },
+            ],
+            "responses": {
+                "200": answer("The paths.", OBJECT),
                 **errors(400, 403, 404, 409, 503),
             },
         }

@@ -72,6 +72,8 @@ def index() -> Response:
         lang=language(),
         languages=LANGUAGES,
         table_url=url,
+        ping=current_app.config["SSE_PING"],
+        wait=current_app.config["PAGE_WAIT"],
         qr_svg=Markup(qr_svg(url)),
         wifi=wifi,
         wifi_svg=Markup(qr_svg(wifi.qr_data())) if wifi else None,

@@ -12,15 +12,17 @@ the table to the next game) answer ``text/event-stream``::
     id: 42
     data: {"kind": "moved", "person": "A1", ...}
 
-    : ping
+    event: ping
+    data: {}
 
 The first event is always a ``snapshot`` (the Table's snapshot for this viewer, its ``id`` the
 last event it contains), also when a reconnecting EventSource sends ``Last-Event-ID``: what it
 missed is folded into the fresh snapshot. Then every table event of the game in order, as
 ``event: <kind>``, ``id: <seq>``, ``data: <the event as this viewer may see it>`` — among them,
 after each command, ``state`` with the viewer's new snapshot and its choices. ``status`` events
-(panel and camera connection) carry no ``id``. A comment ``: ping`` every 15 s keeps the
-connection open through Wi-Fi and lets the server notice a phone that left.
+(panel and camera connection) carry no ``id``. ``event: ping`` every ``[web] ping`` seconds (15) keeps the connection
+open through Wi-Fi, lets the server notice a phone that left, and lets the page notice a
+table that stopped answering (its watchdog).
 
 The viewer is the phone's seat (seat cookie) or a spectator; ``?view=`` as for ``GET
 /api/games/<id>`` (the referee's view only for the table itself). On ``/api/stream`` a seat's
@@ -67,6 +69,8 @@ _END = object()
 _MADE_ROOM = object()
 """Put on a stream's queue when it is ended to make room for one of higher rank (or a newer
 stream of the same phone): it says ``busy`` and ends."""
+PING = b"event: ping\ndata: {}\n\n"
+"""An idle stream's sign of life: an event, not a comment, so that the page's watchdog hears it."""
 BUSY = {"error": "The table is serving as many streams as it can; trying again shortly."}
 
 
@@ -355,7 +359,7 @@ def _events(
             event = inbox.get(timeout=timing.wait(next_ping))
         except queue.Empty:
             if time.monotonic() >= next_ping and not timing.over():
-                yield b": ping\n\n"
+                yield PING
                 next_ping = time.monotonic() + timing.ping
             continue
         if event is _MADE_ROOM:

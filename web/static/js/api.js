@@ -6,6 +6,10 @@ import { t } from "./i18n.js";
 let token = document.querySelector('meta[name="csrf-token"]')?.content || "";
 const page = Math.random().toString(36).slice(2, 8);
 let sent = 0;
+// How long a request waits for the table ([web] wait), and how far the table's clock is from
+// this phone's (read off each answer's Date header): a tap says when it stops being wanted.
+export const WAIT_MS = 1000 * Number(document.body?.dataset.wait || 12);
+let skew = null;
 
 export class Refusal extends Error {
   // status: the HTTP status (0 when no answer came); rule: a spec id when a rule refused.
@@ -24,16 +28,25 @@ export function setToken(value) {
 
 async function call(method, path, body, retried = false) {
   let response;
+  const stop = new AbortController();
+  const timer = setTimeout(() => stop.abort(), WAIT_MS);
   try {
     response = await fetch(path, {
       method,
       headers: body === undefined ? {} : { "Content-Type": "application/json", "X-CSRF-Token": token },
       body: body === undefined ? undefined : JSON.stringify(body),
       credentials: "same-origin",
+      signal: stop.signal,
     });
   } catch {
+    // No answer in time is not "no network": the table may be there, frozen or swamped.
+    if (stop.signal.aborted) throw new Refusal(0, t("error.timeout"), null, { timeout: true });
     throw new Refusal(0, t("error.network"));
+  } finally {
+    clearTimeout(timer);
   }
+  const date = Date.parse(response.headers.get("Date") || "");
+  if (!Number.isNaN(date)) skew = date - Date.now();
   let data = {};
   try {
     data = await response.json();
@@ -60,7 +73,13 @@ export const get = (path) => call("GET", path);
 export const post = (path, body = {}) => call("POST", path, body);
 
 // One command for the table; the seat comes from this phone's cookie, never from the page.
-export function command(game, what) {
+// `at`: the snapshot's version the tap was made on. The table refuses a command made on
+// another board, or arriving after this phone stopped waiting (`expires`), as stale.
+export function command(game, what, at = null) {
   sent += 1;
-  return post(`/api/games/${game}/commands`, { request_id: `page-${page}-${sent}`, ...what });
+  const timely = {};
+  if (at !== null && at !== undefined) timely.at = at;
+  // A second early: the Date header counts whole seconds.
+  if (skew !== null) timely.expires = (Date.now() + skew + WAIT_MS - 1000) / 1000;
+  return post(`/api/games/${game}/commands`, { request_id: `page-${page}-${sent}`, ...what, ...timely });
 }

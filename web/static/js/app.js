@@ -6,7 +6,7 @@ import { h, show } from "./dom.js";
 import { t, load, choose as chooseLanguage, switchTo, language, LANGUAGES } from "./i18n.js";
 import { get, post, command, setToken, Refusal } from "./api.js";
 import { follow, HAPPENINGS } from "./stream.js";
-import { drawBoard, hexPixel, NEAR, extent } from "./board.js";
+import { drawBoard, NEAR, extent } from "./board.js";
 import { taps, placeValues, describe, describePiece } from "./moves.js";
 import { turnPanel } from "./turn.js";
 import { setupScreen, resetSetup } from "./setup.js";
@@ -20,6 +20,7 @@ import { flotillaScreen, FLOTILLA_EVENTS } from "./flotilla.js";
 
 HAPPENINGS.push(...FLOTILLA_EVENTS); // a Flotilla game's events come on the same stream
 import { cameraPanel, markCamera } from "./camera.js";
+import { wholeMoves, pathAction, bringIntoView, hexAt, pendingLine, waysOut } from "./play.js";
 
 const app = {
   session: { authorised: false, seat: null, game: null },
@@ -54,7 +55,7 @@ function statusWord(value) {
 function renderBar() {
   const bar = document.getElementById("bar");
   const following = app.screen === "play";
-  const conn = !following ? "idle" : app.connected === "busy" ? "busy" : app.connected ? "connected" : "disconnected";
+  const conn = !following ? "idle" : typeof app.connected === "string" ? app.connected : app.connected ? "connected" : "disconnected";
   const part = (name) => {
     const value = app.status[name] ?? "none";
     return h("span", { class: `status ${statusWord(value)}`, dataset: { status: name }, title: String(value) },
@@ -95,21 +96,46 @@ function voiceToggle() {
 
 // -- acting -------------------------------------------------------------------------------------
 
+// A tap goes with the version of the board it was made on; while it travels the page shows it
+// waiting. The selected piece stays selected (while it may still move: see onSnapshot).
 async function send(what) {
   if (app.ui.busy) return;
   app.ui.busy = true;
   document.body.dataset.busy = "yes";
+  render();
+  const made = app.snapshot?.version;
   try {
-    await command(app.game, what);
+    await command(app.game, what, made);
     app.ui.refusal = null;
-    app.ui.selected = null;
     app.ui.dive = null;
+    await freshBoard(made);
   } catch (e) {
     app.ui.refusal = e instanceof Refusal ? { rule: e.rule, sentence: e.sentence } : { sentence: String(e) };
+    if (e instanceof Refusal && (e.body.stale || e.body.timeout)) {
+      // Not a rule broken: the board moved on (or the table did not answer). Show it as it is.
+      app.ui.refusal = { sentence: t(e.body.stale ? "play.stale" : "error.timeout"), stale: true };
+      app.ui.selected = null;
+      await freshBoard(made, true);
+    }
   } finally {
     app.ui.busy = false;
     document.body.dataset.busy = "no";
     render();
+  }
+}
+
+// The board after this phone's own tap: the stream brings it; if it is late, ask for it, so that
+// the next tap is not made on the old one.
+async function freshBoard(made, always = false) {
+  for (let i = 0; i < 20 && !always && app.snapshot?.version === made; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  if (app.snapshot?.version !== made && !always) return;
+  try {
+    const snapshot = await get(`/api/games/${app.game}`);
+    if (snapshot.seq >= (app.snapshot?.seq ?? -1)) app.snapshot = snapshot;
+  } catch {
+    /* the bar says when the table does not answer */
   }
 }
 
@@ -136,6 +162,14 @@ function selectedSource(T) {
 function marks(T) {
   const source = selectedSource(T);
   const targets = new Set(source ? source.moves.map((m) => m.hex) : T.direct.keys());
+  // Spaces a whole move reaches in one tap (several spaces away): targets too, with their steps.
+  const steps = new Map();
+  if (source) {
+    for (const [hex, path] of wholeMoves(app.game, app.snapshot, source, render)) {
+      if (!targets.has(hex)) steps.set(hex, path.length);
+      targets.add(hex);
+    }
+  }
   targets.delete(null);
   const sources = new Set([...T.sources.values()].map((x) => x.hex).filter((x) => x !== null));
   let next = null;
@@ -146,7 +180,7 @@ function marks(T) {
   if (app.snapshot.state.phase === "terrain") {
     next = app.board.land.find((i) => !(app.board.hexes[i].name in app.snapshot.state.tiles)) ?? null;
   }
-  return { targets, sources, selected: source?.hex ?? null, next };
+  return { targets, sources, selected: source?.hex ?? null, next, steps };
 }
 
 function tapHex(index) {
@@ -155,6 +189,8 @@ function tapHex(index) {
   const source = selectedSource(T);
   if (source) {
     const moves = source.moves.filter((m) => m.hex === index);
+    const path = moves.length ? null : wholeMoves(app.game, app.snapshot, source, render).get(index);
+    if (path) return act(pathAction(source, path));
     if (moves.length === 1) return act(moves[0].action);
     if (moves.length > 1) {
       return choose(t("choose.move"), moves, (m) => describe(m.action, app.board, app.snapshot), (m) => act(m.action));
@@ -207,10 +243,7 @@ function focusBoard(wrap, m) {
   }
   if (signature === app.ui.focus) return;
   app.ui.focus = signature;
-  const points = marked.map((i) => hexPixel(app.board, i, NEAR));
-  const x = points.reduce((a, p) => a + p.x, 0) / points.length;
-  const y = points.reduce((a, p) => a + p.y, 0) / points.length;
-  wrap.scrollTo({ left: x - wrap.clientWidth / 2, top: y - wrap.clientHeight / 2 });
+  bringIntoView(wrap, app.board, m.selected !== null ? [...m.targets] : marked, m.selected);
 }
 
 function boardArea(m) {
@@ -228,10 +261,14 @@ function boardArea(m) {
       const r = svg.getBoundingClientRect();
       const fx = (e.clientX - r.left) / r.width;
       const fy = (e.clientY - r.top) / r.height;
+      // A marked hex tapped far away is a tap on it (a piece picked up, a move made), then near.
+      const index = hexAt(app.board, svg, e);
       app.ui.zoom = "near";
+      app.ui.focus = "far";
       render();
       const near = document.getElementById("boardwrap");
       near.scrollTo({ left: fx * box.width * NEAR - near.clientWidth / 2, top: fy * box.height * NEAR - near.clientHeight / 2 });
+      if (index !== null && (m.targets.has(index) || m.sources.has(index) || m.selected === index)) tapHex(index);
     });
     svg.dataset.zoomIn = "";
   }
@@ -291,7 +328,9 @@ function playScreen() {
     playersStrip(snapshot),
     h("div", { class: "board-area" }, wrap, tools),
     h("div", { class: "panel", id: "panel" },
-      cameraPanel({ snapshot, me, authorised: app.session.authorised, intent, redraw: render }), selectionLine(T), panel));
+      pendingLine(app.ui),
+      cameraPanel({ snapshot, me, authorised: app.session.authorised, intent, redraw: render }), selectionLine(T), panel,
+      waysOut({ seated: me !== null, changeSeat: () => leaveSeat("join"), watchInstead: () => leaveSeat("watch"), leave: () => leaveSeat("join") })));
   return { screen, wrap, keep, m };
 }
 
@@ -348,6 +387,7 @@ function go(screen, game = null) {
     app.game = game;
     app.ui = { ...app.ui, selected: null, refusal: null, dive: null, focus: "" };
     if (!app.stream) {
+      app.connected = "connecting";
       app.stream = follow(game, {
         onSnapshot: (snapshot, name) => {
           const changed = !app.snapshot || app.snapshot.seq !== snapshot.seq;
@@ -356,7 +396,10 @@ function go(screen, game = null) {
           if (name === "corrected") app.happenings = [t("event.corrected", { was: snapshot.was, now: snapshot.now, dropped: snapshot.dropped.length })];
           app.snapshot = snapshot;
           if (snapshot.status) app.status = snapshot.status;
-          if (changed) app.ui.selected = app.ui.selected && snapshot.legal ? app.ui.selected : null;
+          // The selected piece stays selected while it may move on in the same step of the turn.
+          const step = `${snapshot.state.turn}:${snapshot.state.phase}`;
+          if (changed && (!snapshot.legal || step !== app.ui.step)) app.ui.selected = null;
+          app.ui.step = step;
           render();
         },
         onEvent: (kind, data) => {
@@ -397,7 +440,7 @@ function watchForGames() {
   app.poll = setInterval(async () => {
     try {
       const before = app.current;
-      await loadGames();
+      await Promise.all([loadGames(), loadStatus()]);
       if (app.screen === "join" || app.current !== before) render();
     } catch {
       /* the bar says when the table is unreachable */
@@ -409,6 +452,12 @@ async function loadGames() {
   const answer = await get("/api/games");
   app.games = answer.games;
   app.current = answer.games.find((g) => g.current)?.id ?? null;
+}
+
+// The panel's and camera's state before any game is followed (the stream tells it after).
+async function loadStatus() {
+  const health = await get("/api/health").catch(() => null);
+  if (health?.status) app.status = health.status;
 }
 
 async function enterPin(pin) {
@@ -443,6 +492,25 @@ async function watch(game) {
   go("play", game);
 }
 
+// Off this seat: to the seats and games (join), or watching this game from here.
+async function leaveSeat(where) {
+  const game = app.game;
+  try {
+    await post("/api/session/seat", { game, seat: null });
+    await loadSession();
+  } catch {
+    /* a phone that cannot reach the table still leaves the screen */
+  }
+  if (where === "watch") {
+    if (app.stream) app.stream.close();
+    app.stream = null;
+    go("play", game);
+  } else {
+    await loadGames().catch(() => {});
+    go("join");
+  }
+}
+
 async function startGame(body) {
   const answer = await post("/api/games", body);
   await loadGames();
@@ -460,14 +528,17 @@ async function start() {
   renderBar();
   try {
     await loadSession();
-    [app.board, app.voice] = await Promise.all([get("/api/board"), get("/api/voice").catch(() => null), loadGames()]);
+    [app.board, app.voice] = await Promise.all([get("/api/board"), get("/api/voice").catch(() => null), loadGames(), loadStatus()]);
   } catch (e) {
     show(main(), h("p", { class: "refusal", role: "alert", text: e.sentence || String(e) }));
     return;
   }
   const wanted = location.hash.match(/^#play\/(\d+)$/);
   const game = wanted ? Number(wanted[1]) : app.session.game;
-  if (game && app.games.some((g) => g.id === game) && (wanted || app.session.seat)) go("play", game);
+  // A seat in a game the table has left (another game is current) is not where the phone goes
+  // back to: the join screen shows the table's game, and "watch" of the old one stays possible.
+  const abandoned = app.current !== null && game !== app.current && !app.games.find((g) => g.id === game)?.ended_at;
+  if (game && app.games.some((g) => g.id === game) && (wanted || app.session.seat) && !abandoned) go("play", game);
   else if (location.hash === "#setup" && app.session.authorised) go("setup");
   else go("join");
 }

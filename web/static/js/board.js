@@ -146,6 +146,7 @@ export function drawBoard(board, snapshot, marks, { scale = NEAR, onTap = null, 
       "data-name": hex.name,
       "data-target": isTarget ? "" : null,
       "data-source": isSource ? "" : null,
+      "data-steps": marks.steps?.get(hex.index) ?? null, // a whole move's spaces, in one tap
       "data-tap": tappable ? "" : null,
       role: tappable ? "button" : null,
       "aria-label": tappable ? `${hex.name}` : null,

@@ -12,25 +12,57 @@ export const HAPPENINGS = [
   "unprotected", "game_over", "result", "value_told", "immediate_point", "spun",
 ];
 
-// onConnection gets true (live), false (offline) or "busy" (the table answered, but serves as
-// many streams as it can: the phone is not offline, and it will try again).
+// The table pings an idle stream every [web] ping seconds; hearing nothing for 2.5 of them,
+// the page stops saying "live" and opens the stream anew (the watchdog).
+const PING_MS = 1000 * Number(document.body?.dataset.ping || 15);
+
+// onConnection gets true (live), false (offline: the table cannot be reached), "busy" (the
+// table answered, but serves as many streams as it can: it will try again), "connecting" (the
+// table is there, the stream on its way back) or "silent" (the stream says nothing: the table
+// does not answer).
 export function follow(game, { onSnapshot, onEvent, onStatus, onConnection, onSeat }) {
   let source = null;
   let stopped = false;
   let wait = 1000;
   let busy = false;
+  let watchdog = null;
+
+  function heard() {
+    clearTimeout(watchdog);
+    if (stopped) return;
+    watchdog = setTimeout(() => {
+      onConnection("silent");
+      source?.close();
+      open();
+    }, PING_MS * 2.5);
+  }
+
+  // After an error: is the table there at all? A reload storm or a full table is not offline.
+  async function probe() {
+    try {
+      const answer = await fetch("/api/health", { signal: AbortSignal.timeout(Math.min(PING_MS, 5000)) });
+      if (!stopped && source?.readyState !== EventSource.OPEN) onConnection(busy ? "busy" : answer.ok ? "connecting" : false);
+    } catch {
+      if (!stopped && source?.readyState !== EventSource.OPEN) onConnection(false);
+    }
+  }
 
   function open() {
     if (stopped) return;
     // No game: whichever game is current, following the table from one game to the next.
     source = new EventSource(game === null ? "/api/stream" : `/api/games/${game}/stream`);
+    heard();
     source.onopen = () => {
       wait = 1000;
       busy = false;
+      heard();
       onConnection(true);
     };
+    source.addEventListener("ping", heard);
+    source.addEventListener("message", heard);
     source.onerror = () => {
-      onConnection(busy ? "busy" : false);
+      if (busy) onConnection("busy");
+      else probe();
       // The browser retries by itself unless the answer was an error; then we do, slower.
       if (source.readyState === EventSource.CLOSED) {
         setTimeout(open, wait);
@@ -38,9 +70,15 @@ export function follow(game, { onSnapshot, onEvent, onStatus, onConnection, onSe
       }
     };
     for (const name of SNAPSHOTS) {
-      source.addEventListener(name, (e) => onSnapshot(JSON.parse(e.data), name));
+      source.addEventListener(name, (e) => {
+        heard();
+        onSnapshot(JSON.parse(e.data), name);
+      });
     }
-    source.addEventListener("status", (e) => onStatus(JSON.parse(e.data)));
+    source.addEventListener("status", (e) => {
+      heard();
+      onStatus(JSON.parse(e.data));
+    });
     // The table serves as many streams as it can: this one ends, the browser retries later.
     source.addEventListener("busy", () => {
       busy = true;
@@ -57,6 +95,7 @@ export function follow(game, { onSnapshot, onEvent, onStatus, onConnection, onSe
   return {
     close() {
       stopped = true;
+      clearTimeout(watchdog);
       source?.close();
     },
   };
