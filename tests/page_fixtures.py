@@ -10,20 +10,13 @@
 
 from __future__ import annotations
 
-import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, sync_playwright
 
-from companion import config
-from companion.store import Store
-from companion.table import Table
-from companion.web import create_app, end_streams
-from companion.web.serving import make_server
-from tests.page_support import CHROMIUM, CHROMIUM_ARGS, PIN, SECRET, Live
+from tests.page_support import CHROMIUM, CHROMIUM_ARGS, Live, serving
 
 
 @pytest.fixture(scope="session")
@@ -43,24 +36,5 @@ def browser() -> Iterator[Browser]:
 
 @pytest.fixture
 def live(tmp_path: Path) -> Iterator[Live]:
-    table = Table(Store(tmp_path / "games.db"))
-    table.start()
-    settings = config.parse({"security": {"pin": PIN, "secret": SECRET}})
-    app = create_app(table, settings, test_config={"TRUST_LOOPBACK": False})
-    server = make_server(app, "127.0.0.1", 0, 16)  # the daemon's limits
-    thread = threading.Thread(target=server.run, name="waitress", daemon=True)
-    thread.start()
-    try:
-        yield Live(f"http://127.0.0.1:{server.effective_port}/", table, app)
-    finally:
-        # Streams first, so that no stream's thread writes to a server already closed.
-        end_streams(app)
-        streams = app.extensions["companion.streams"]
-        deadline = time.monotonic() + 5
-        while streams.count() and time.monotonic() < deadline:
-            time.sleep(0.02)
-        server.close()
-        server.task_dispatcher.shutdown(timeout=5)
-        thread.join(5)
-        table.stop()
-        table._store.close()
+    with serving(tmp_path) as served:
+        yield served

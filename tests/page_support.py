@@ -15,7 +15,10 @@ takes a piece, ``data-source`` on a hex with a piece to pick up, ``data-action``
 from __future__ import annotations
 
 import contextlib
+import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -23,10 +26,13 @@ from typing import Any
 from flask import Flask
 from playwright.sync_api import Browser, Page
 
+from companion import config
 from companion.commands import Command
 from companion.engine import Game, Rules, replay
+from companion.store import Store
 from companion.table import Table
-from companion.web import end_streams
+from companion.web import create_app, end_streams
+from companion.web.serving import make_server
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -270,3 +276,29 @@ def lay_out(live: Live, game_id: int) -> Game:
     while game.phase in ("place", "boat"):
         game = live.play(game_id, game.legal_actions()[0])
     return game
+
+
+@contextmanager
+def serving(folder: Path) -> Iterator[Live]:
+    """The companion served from `folder` (its own games.db) until the block ends."""
+    table = Table(Store(folder / "games.db"))
+    table.start()
+    settings = config.parse({"security": {"pin": PIN, "secret": SECRET}})
+    app = create_app(table, settings, test_config={"TRUST_LOOPBACK": False})
+    server = make_server(app, "127.0.0.1", 0, 16)  # the daemon's limits
+    thread = threading.Thread(target=server.run, name="waitress", daemon=True)
+    thread.start()
+    try:
+        yield Live(f"http://127.0.0.1:{server.effective_port}/", table, app)
+    finally:
+        # Streams first, so that no stream's thread writes to a server already closed.
+        end_streams(app)
+        streams = app.extensions["companion.streams"]
+        deadline = time.monotonic() + 5
+        while streams.count() and time.monotonic() < deadline:
+            time.sleep(0.02)
+        server.close()
+        server.task_dispatcher.shutdown(timeout=5)
+        thread.join(5)
+        table.stop()
+        table._store.close()

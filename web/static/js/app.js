@@ -6,7 +6,7 @@ import { h, show } from "./dom.js";
 import { t, load, choose as chooseLanguage, switchTo, language, LANGUAGES } from "./i18n.js";
 import { get, post, command, setToken, Refusal } from "./api.js";
 import { follow, HAPPENINGS } from "./stream.js";
-import { drawBoard, NEAR, extent } from "./board.js";
+import { drawBoard, NEAR, extent, boardInWords } from "./board.js";
 import { taps, placeValues, describe, describePiece } from "./moves.js";
 import { turnPanel } from "./turn.js";
 import { setupScreen, resetSetup } from "./setup.js";
@@ -327,6 +327,7 @@ function playScreen() {
   const screen = h("section", { class: "play" },
     playersStrip(snapshot),
     h("div", { class: "board-area" }, wrap, tools),
+    boardInWords(app.board, snapshot, { taps: T, source: selectedSource(T), onTap: tapHex, onPick: (piece) => { app.ui.selected = piece.key; render(); } }),
     h("div", { class: "panel", id: "panel" },
       pendingLine(app.ui),
       cameraPanel({ snapshot, me, authorised: app.session.authorised, intent, redraw: render }), selectionLine(T), panel,

@@ -74,8 +74,12 @@ export function resultParts(snapshot) {
   // E-6 ends a 1986 game on the volcano (said as B-30 is) or with everyone saved or lost.
   const volcano = !result.ended_by || (result.ended_by === "E-6" && result.ended_on_seat !== null && result.ended_on_seat !== undefined);
   const ended = volcano ? t("end.by.B-30", { name: byseat(snapshot, result.ended_on_seat ?? view.turn).name }) : t(`end.by.${result.ended_by}`);
+  // Nobody saved anyone: no victory to announce; say so, and what the tie-break made of it.
+  const nobody = result.ranking.every((entry) => !entry.saved);
+  const shared = result.winners.length > 1;
   return [
-    h("h1", { text: result.winners.length > 1 ? t("end.winners", { names: winners }) : t("end.winner", { names: winners }) }),
+    h("h1", { text: nobody && shared ? t("end.nobody_saved") : t(shared ? "end.winners" : "end.winner", { names: winners }) }),
+    nobody ? h("p", { class: "nobody", dataset: { nobody: "saved" }, text: t(shared ? "end.nobody_shared" : "end.nobody_one") }) : null,
     h("p", { class: "ended", text: ended }),
     h("ol", { class: "ranking" }, rows),
     h("h2", { text: t("end.how") }),

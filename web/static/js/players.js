@@ -1,20 +1,22 @@
 // Players as the table sees them: a name, a seat, a colour that colour-blind players can tell
-// apart (the Okabe–Ito palette), and the labels of their people.
+// apart in daylight (see PALETTE), and the labels of their people.
 
 import { t } from "./i18n.js";
 
-// The box's colours drawn as their Okabe–Ito neighbours; every piece also carries a name.
+// The box's colours drawn so that every pair stays apart (CIEDE2000 ≥ 8) for protan, deutan and
+// tritan eyes and under daylight glare (tests/test_palette.py measures it; Okabe–Ito's vermillion
+// and orange did not); every piece also carries its owner's name.
 export const PALETTE = {
-  red: "#D55E00",
-  blue: "#0072B2",
-  green: "#009E73",
-  yellow: "#F0E442",
-  orange: "#E69F00",
+  red: "#A50F15",
+  blue: "#004488",
+  green: "#44AA99",
+  yellow: "#FFEE33",
+  orange: "#F28E2B",
   white: "#FFFFFF",
 };
-const FALLBACK = ["#D55E00", "#0072B2", "#009E73", "#F0E442", "#E69F00", "#FFFFFF"];
+const FALLBACK = Object.values(PALETTE);
 // Text that stays readable on each fill.
-const DARK_TEXT = new Set(["#F0E442", "#E69F00", "#FFFFFF", "#009E73"]);
+const DARK_TEXT = new Set(["#44AA99", "#FFEE33", "#F28E2B", "#FFFFFF"]);
 
 export function fill(player) {
   return PALETTE[player?.colour] || FALLBACK[(player?.seat ?? 0) % FALLBACK.length];
