@@ -144,6 +144,9 @@ class Table:
         self.heartbeat = time.monotonic()
         """When the Table's thread last came round its loop; a watchdog reads it."""
         self._queue: queue.Queue[tuple[Callable[[], Any], Future[Any]] | None] = queue.Queue()
+        self._pending = 0
+        """Jobs queued or in hand; the Table is quiet when there are none (`wait_quiet`)."""
+        self._quiet = threading.Condition()
         self._thread: threading.Thread | None = None
         self._stopped = False
         self._kept = ""
@@ -187,15 +190,19 @@ class Table:
             if item is None:
                 return
             job, future = item
-            if not future.set_running_or_notify_cancel():
-                continue
             try:
-                future.set_result(job())
+                if future.set_running_or_notify_cancel():
+                    future.set_result(job())
             except Refused as e:  # an answer, not a fault
                 future.set_exception(e)
             except BaseException as e:  # the sender gets the error; the Table goes on
                 log.exception("table job failed")
                 future.set_exception(e)
+            finally:
+                with self._quiet:
+                    self._pending -= 1
+                    if not self._pending:
+                        self._quiet.notify_all()
 
     def _on_thread(self, job: Callable[[], Any]) -> Future[Any]:
         future: Future[Any] = Future()
@@ -207,8 +214,18 @@ class Table:
             except BaseException as e:
                 future.set_exception(e)
         else:
+            with self._quiet:
+                self._pending += 1
             self._queue.put((job, future))
         return future
+
+    def wait_quiet(self, timeout: float | None = None) -> bool:
+        """Wait until no job is queued or in hand (at once when there is none); False if the
+        Table was still busy after `timeout` seconds. For work of the same process that must not
+        compete with a command for the interpreter (the voice's): the Table's thread would wait
+        for it to let go of the interpreter lock, and a command's time is a player's wait."""
+        with self._quiet:
+            return self._quiet.wait_for(lambda: not self._pending, timeout)
 
     # -- the face -------------------------------------------------------------------------
 

@@ -220,6 +220,85 @@ def test_a_stuck_voice_never_delays_the_table(table: Table) -> None:
         voice.stop()
 
 
+def test_the_voice_words_nothing_while_the_table_has_a_command_in_hand(table: Table) -> None:
+    """The narrator shares the interpreter with the Table: it words an event only once the
+    Table is quiet, never on the Table's thread, so a command never waits for it."""
+    threads: list[str] = []
+    voice = Announcer(table, "en", "screen", "all")
+    narrate = voice.narrator.narrate
+
+    def narrating(*args: object, **kwargs: object) -> list[Announcement]:
+        threads.append(threading.current_thread().name)
+        return narrate(*args, **kwargs)  # type: ignore[arg-type]
+
+    voice.narrator.narrate = narrating  # type: ignore[method-assign]
+    voice.start()
+    try:
+        new_game(table, seed=4, mode="digital", layout="random")
+        wait_for(voice.caught_up, 10, "the narrator caught up")
+        told = voice.told
+        held, go = threading.Event(), threading.Event()
+        busy = table.submit(Command("cli", intent="new_game", args={"players": [{}] * 4}))
+        table._on_thread(lambda: (held.set(), go.wait(10)))  # the Table busy with a job
+        held.wait(10)
+        assert busy.done()  # the new game's events are out, and the Table is still busy
+        time.sleep(0.3)
+        assert voice.told == told and voice.heard > told  # heard, not worded
+        go.set()
+        wait_for(voice.caught_up, 10, "the narrator caught up")
+        assert voice.told > told
+    finally:
+        go.set()
+        voice.stop()
+    assert threads and "table" not in threads
+
+
+def test_a_burst_of_50_announcements_in_a_second_drops_stale_news_and_the_table_goes_on(
+    table: Table,
+) -> None:
+    """Commands through the Table as fast as 50 announcements a second come of them, each
+    taking 0.3 s to say: the Table carries every command out (it never waits for the voice:
+    the stuck test below shows it), the speaker says the newest few, in order, on a thread of
+    its own, and drops the rest as stale."""
+    spoken: list[Announcement] = []
+    threads: set[str] = set()
+    handed: list[Announcement] = []
+
+    def speak(a: Announcement) -> None:
+        threads.add(threading.current_thread().name)
+        spoken.append(a)
+        time.sleep(0.3)
+
+    speaker = Speaker(speak, keep=3)
+    say = speaker.say
+    speaker.say = lambda a: (handed.append(a), say(a))[1]  # type: ignore[method-assign]
+    voice = Announcer(table, "en", "pi", "all", speaker=speaker)
+    voice.start()
+    try:
+        game = new_game(table, seed=4, mode="digital", layout="random")
+        wait_for(voice.caught_up, 10, "the narrator caught up")
+        wait_for(speaker.idle, 10, "the speaker emptied its queue")
+        before, dropped = len(handed), speaker.dropped
+        started = time.monotonic()
+        while len(handed) - before < 50:
+            g = mirror(table, game)
+            action = g.draw() if g.is_chance() else g.legal_actions()[0]
+            reply = table.call(Command("phone", sender(g), "", game, action=list(action)), 5)
+            assert reply.accepted, reply.message
+            time.sleep(max(0.0, started + (len(handed) - before) / 50 - time.monotonic()))
+        wait_for(voice.caught_up, 10, "the narrator caught up")
+        done = len(handed)
+        wait_for(lambda: speaker.spoken + speaker.dropped == done, 10, "every one said or dropped")
+    finally:
+        voice.stop()
+    burst = handed[before:]
+    said = [a for a in spoken if a in burst]
+    assert speaker.dropped - dropped >= 40  # most of it was stale by the time it could be said
+    assert said and said[-1] == burst[-1]  # the newest is said
+    assert [a.seq for a in said] == sorted(a.seq for a in said)
+    assert threads == {"speaker"}
+
+
 # -- what is never said (spec §9) -------------------------------------------------------------
 
 

@@ -3,7 +3,10 @@
 It subscribes to the Table exactly as a watching phone does (the `SPECTATOR` view, spec §9), so
 it can never say more than a watcher sees. The Table's thread only hands each event to a queue
 (never waits); a thread of the announcer's own turns events into sentences (`words.Narrator`)
-and hands each sentence to the outlets:
+and hands each sentence to the outlets. That thread and the speaker's work only while the Table
+is quiet (`Table.wait_quiet`), one event or one sentence at a time: sharing the interpreter with
+the Table, they would otherwise make a command wait for the interpreter lock while they word or
+start espeak-ng. The outlets:
 
 - ``pi``: the Pi's speaker (`speaker.Speaker`, espeak-ng on its own thread);
 - ``screen``: the table screen's browser, which fetches the sentences (``GET /api/voice``) and
@@ -28,6 +31,9 @@ from .words import LEVEL, Announcement, Narrator, says
 OUTLETS = ("none", "pi", "screen", "both")
 INBOX = 2000
 """Events waiting for the narrator at most; past that the oldest are dropped (never blocks)."""
+QUIET_WAIT = 1.0
+"""Seconds the voice waits for a quiet Table before it goes on anyway (a Table busy for that
+long is stuck, and the voice is not to stop with it)."""
 KEPT = 50
 """Recent announcements kept for the screen to fetch."""
 
@@ -75,6 +81,8 @@ class Announcer:
         with contextlib.suppress(Refused):  # no game yet: the first new_game tells the names
             self.narrator.learn(self.table.snapshot(None, SPECTATOR))
         if self.speaker is not None:
+            if self.speaker.quiet is None:
+                self.speaker.quiet = self._quiet
             self.speaker.start()
         self._thread = threading.Thread(target=self._run, name="announcer", daemon=True)
         self._thread.start()
@@ -105,11 +113,15 @@ class Announcer:
                     self._inbox.get_nowait()
                     self.dropped += 1
 
+    def _quiet(self) -> None:
+        self.table.wait_quiet(QUIET_WAIT)
+
     def _run(self) -> None:
         while True:
             event = self._inbox.get()
             if event is None:
                 return
+            self._quiet()
             try:
                 if event.kind != "status":
                     for announcement in self.narrator.narrate(event.kind, event.data, event.seq):

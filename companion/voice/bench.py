@@ -3,7 +3,10 @@
 - ``voice.table_command_p99_ms_off`` / ``_on``: the Table's command p99 (as ``table.command_*``
   measures it) without a voice, then with the voice listening at its most talkative
   (``verbosity = "all"``) and espeak-ng really speaking every announcement — into a WAV file
-  instead of a sound card, so the CPU it takes is the same.
+  instead of a sound card, so the CPU it takes is the same. ``voice.table_cpu_per_command_ms_off``
+  / ``_on``: the CPU time of the Table's thread per command in the same runs (the voice's work
+  is on threads of its own: these stay equal). ``voice.spoken_on`` / ``voice.dropped_on``: the
+  announcements of that run said and dropped as stale.
 - ``voice.burst_dropped_of_50`` / ``voice.burst_spoken_of_50``: 50 announcements in one second
   to a speaker that keeps the newest 3: how many were dropped as stale, how many said.
 - ``voice.say_p99_ms``: what handing one announcement to the speaker costs its caller.
@@ -45,8 +48,10 @@ def voice() -> dict[str, float]:
     with tempfile.TemporaryDirectory(prefix="voice-bench-") as scratch:
         folder = Path(scratch)
 
+        speaker = Speaker(to_wav(folder))
+
         def listening(table: Table) -> Callable[[], None]:
-            announcer = Announcer(table, "en", "pi", "all", speaker=Speaker(to_wav(folder)))
+            announcer = Announcer(table, "en", "pi", "all", speaker=speaker)
             announcer.start()
             return announcer.stop
 
@@ -58,6 +63,9 @@ def voice() -> dict[str, float]:
             finally:
                 shutil.rmtree(path.parent, ignore_errors=True)
             figures[f"voice.table_command_p99_ms_{name}"] = measured["table.command_p99_ms"]
+            figures[f"voice.table_cpu_per_command_ms_{name}"] = measured["table.cpu_per_command_ms"]
+        figures["voice.spoken_on"] = float(speaker.spoken)
+        figures["voice.dropped_on"] = float(speaker.dropped)
         figures.update(burst(folder))
     return figures
 

@@ -23,6 +23,8 @@ VOICES = {"en": "en", "es": "es", "fr": "fr"}
 """espeak-ng's voice for each of the table's languages (Debian's espeak-ng-data has them)."""
 KEEP = 3
 """Announcements waiting at most; a newer one pushes the oldest out."""
+NICE = ("nice", "-n", "10") if shutil.which("nice") else ()
+"""espeak-ng's lower priority (coreutils' nice)."""
 STALE = 8.0
 """Seconds after which an announcement not yet spoken is no longer news."""
 
@@ -30,9 +32,10 @@ STALE = 8.0
 def espeak_command(text: str, lang: str, volume: int, wav: Path | None = None) -> list[str]:
     """The espeak-ng command line saying `text` (to the sound card, or into `wav`).
 
-    `volume` is 0–100; espeak-ng's amplitude runs 0–200 with 100 its normal loudness.
+    `volume` is 0–100; espeak-ng's amplitude runs 0–200 with 100 its normal loudness. It runs
+    `nice`: on a busy Pi the Table's commands come first, a sentence a moment later.
     """
-    command = [ESPEAK, "-v", VOICES[lang], "-a", str(round(volume * 2)), "-s", "160"]
+    command = [*NICE, ESPEAK, "-v", VOICES[lang], "-a", str(round(volume * 2)), "-s", "160"]
     if wav is not None:
         command += ["-w", str(wav)]
     return [*command, "--", text]
@@ -70,6 +73,9 @@ class Speaker:
         self.keep = keep
         self.stale = stale
         self.clock = clock
+        self.quiet: Callable[[], object] | None = None
+        """Waited for before each announcement is spoken (the announcer: until the Table is
+        quiet): starting espeak-ng takes the interpreter for a moment."""
         self.spoken = 0
         self.dropped = 0
         self._waiting: deque[tuple[float, Announcement]] = deque()
@@ -110,6 +116,11 @@ class Speaker:
                     self._ready.wait()
                 if self._stopped:
                     return
+            if self.quiet is not None:  # outside the lock: say() never waits for it
+                self.quiet()
+            with self._ready:
+                if self._stopped or not self._waiting:
+                    continue
                 queued, announcement = self._waiting.popleft()
                 if self.clock() - queued > self.stale:
                     self.dropped += 1
