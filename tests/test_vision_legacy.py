@@ -51,6 +51,7 @@ recogniser = Recogniser()
 layout = {board.parse(k): v for k, v in spec["layout"].items()}
 recogniser.calibration = recogniser.calibrate(cv2.imread(folder + "/setup.png"), layout)
 for name in spec["frames"]:
+    recogniser.forget()  # unrelated moments of a game
     observation = recogniser.observe(cv2.imread(folder + "/" + name))
     r = observation.registration
     out["frames"].append({

@@ -29,7 +29,9 @@ def observed(mode: str) -> tuple[tuple[synth.Shot, Observation], ...]:
     for island in batch(mode):
         recogniser = Recogniser()
         recogniser.calibration = recogniser.calibrate(island.setup.image, island.layout)
-        out += [(shot, recogniser.observe(shot.image)) for shot in island.shots]
+        for shot in island.shots:
+            recogniser.forget()  # the island's photos are unrelated moments of a game
+            out.append((shot, recogniser.observe(shot.image)))
     return tuple(out)
 
 

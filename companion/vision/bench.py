@@ -39,7 +39,7 @@ import cv2
 import numpy as np
 
 from ..engine import board
-from . import geometry, synth
+from . import synth
 from .classify import Calibration
 from .markers import MarkerLayout
 from .markers import load as load_markers
@@ -107,7 +107,7 @@ class Photos:
     tiles: int = 0
     tiles_right: int = 0
     judged_under_arm: int = 0
-    """Land positions under an arm (within `ARM_REACH` of its hand) given a verdict."""
+    """Land positions under an arm (its band, hand or shadow: `_under_arm`) given a verdict."""
     wrong_sure_under_arm: int = 0
     """Of them, wrong with confidence ≥ 0.5."""
     hidden_under_arm: int = 0
@@ -133,18 +133,10 @@ class Photos:
         return round(self.wrong_sure_under_arm / max(1, self.judged_under_arm), 4)
 
 
-ARM_REACH = 2.0
-"""Land positions within this distance (hex units) of the hex a hand is over count as under
-the arm (the palm and fingers span about two hexes)."""
-
-
-def _under_arm(hand: str | None) -> set[int]:
-    if hand is None:
-        return set()
-    x, y = geometry.centre(board.parse(hand))
-    return {
-        h for h in geometry.LAND if np.hypot(*(np.array(geometry.centre(h)) - (x, y))) <= ARM_REACH
-    }
+def _under_arm(params: dict[str, object]) -> set[int]:
+    """The land positions the photo's arm, hand or their shadow covers (`synth.ARM_COVERS`)."""
+    names = params.get("under_arm", [])
+    return {board.parse(n) for n in names} if isinstance(names, list) else set()
 
 
 def tally_photos(
@@ -171,11 +163,14 @@ def tally_photos(
             out.frames += 1
             if calibration is None:
                 continue
+            recogniser.forget()  # each photo is another moment of the game
+            if shot.before is not None:  # the board before the arm reached in
+                recogniser.observe(shot.before)
             observation = recogniser.observe(shot.image)
             if not observation.ok:
                 continue
             out.frames_registered += 1
-            arm = _under_arm(shot.truth.params.get("hand"))
+            arm = _under_arm(shot.truth.params)
             for h, verdict in observation.positions.items():
                 truth = shot.truth.positions[h]
                 if h in arm:

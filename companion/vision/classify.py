@@ -265,17 +265,27 @@ def _ring(hexes: tuple[int, ...]) -> np.ndarray:
     return _RING[hexes]
 
 
-def hidden(explained_best: np.ndarray, hexes: tuple[int, ...], odd_sea: np.ndarray) -> np.ndarray:
+def hidden(
+    explained_best: np.ndarray,
+    hexes: tuple[int, ...],
+    odd_sea: np.ndarray,
+    foreign: np.ndarray | None = None,
+) -> np.ndarray:
     """(hexes,) True where the camera cannot see the hex (see `HIDDEN_SHARE`); `odd_sea`
     (hexes,) marks permanent sea that does not read as sea: something lies over it (an arm, a
-    boat), which counts towards hiding the hexes beside it."""
-    low = (explained_best < HIDDEN_SHARE) | odd_sea
+    boat), which counts towards hiding the hexes beside it. `foreign` (hexes,) marks positions
+    that read as a terrain other than their own tile's: a tile never changes its terrain, so
+    something else shows there (an arm, a phone, a sleeve)."""
+    if foreign is None:
+        foreign = np.zeros_like(odd_sea)
+    unseen = (explained_best < HIDDEN_SHARE) | foreign
+    low = unseen | odd_sea
     # a neighbour further than a hex away (the board's edge) does not count
     ring = _ring(hexes)
     centres = geometry.centres(hexes)
     near = np.linalg.norm(centres[ring] - centres[:, None, :], axis=2) < 1.9
     around = (low[ring] & near).sum(axis=1)
-    out: np.ndarray = (explained_best < HIDDEN_SHARE) | (around >= HIDDEN_NEIGHBOURS)
+    out: np.ndarray = unseen | (around >= HIDDEN_NEIGHBOURS)
     return out
 
 
@@ -285,15 +295,18 @@ def _verdicts(
     explained: np.ndarray,
     classes: tuple[str, ...],
     hide: bool = True,
+    own: np.ndarray | None = None,
 ) -> dict[int, HexVerdict]:
     """A verdict per hex; with `hide`, hexes the classes cannot explain are hidden (only with
-    a calibration: without one, "land" explains any colour but the sea's)."""
+    a calibration: without one, "land" explains any colour but the sea's). `own` (hexes,) is
+    the column of each position's own tile in `classes` (−1: no tile known there)."""
     best = probs.argmax(axis=1)
     share = explained[np.arange(len(best)), best]
     permanent = np.isin(np.array(samples.hexes), geometry.PERMANENT_SEA)
     sea_column = classes.index("sea")
     odd_sea = permanent & (probs[:, sea_column] < 0.5)
-    unseen = hidden(share, samples.hexes, odd_sea) if hide else np.zeros(len(best), bool)
+    foreign = None if own is None else (own >= 0) & (best != own) & (best != sea_column)
+    unseen = hidden(share, samples.hexes, odd_sea, foreign) if hide else np.zeros(len(best), bool)
     out = {}
     for row, h in enumerate(samples.hexes):
         k = int(best[row])
@@ -332,7 +345,21 @@ def classify(
     sure = (probs[:, sea] > SURE_SEA) & (explained[:, sea] > 0.6) & ~normaliser.permanent
     if sure.any():
         probs, explained = judge(relative(samples, normaliser, clear | sure))
-    return _verdicts(samples, probs, explained, model.classes)
+    return _verdicts(samples, probs, explained, model.classes, own=_own(samples, calibration))
+
+
+def _own(samples: HexSamples, calibration: Calibration) -> np.ndarray | None:
+    """(hexes,) the column of each position's own tile among the model's classes, −1 off the
+    island; None when people have not confirmed the layout (a proposal may be wrong)."""
+    if not calibration.confirmed:
+        return None
+    classes = calibration.model.classes
+    return np.array(
+        [
+            classes.index(calibration.layout[h]) if calibration.layout.get(h) in classes else -1
+            for h in samples.hexes
+        ]
+    )
 
 
 __all__ = ["CLASSES", "Calibration", "HexVerdict", "Normaliser", "classify", "relative"]

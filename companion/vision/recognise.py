@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
@@ -12,11 +13,25 @@ from ..engine import board
 from . import geometry
 from .aruco import MarkerDetector
 from .calibrate import fit_known, propose
-from .classify import Calibration, HexVerdict, Normaliser, classify
+from .classify import HIDDEN, SURE_SEA, Calibration, HexVerdict, Normaliser, classify
 from .markers import MarkerLayout
 from .markers import load as load_markers
 from .register import Measured, Registration, measure, register
 from .sample import Sampler
+
+MOVED = 0.5
+"""A hex whose median colour changes by more than this from one frame to the next (log units,
+about 65 %, after any change of the whole frame's exposure) has something moving over it, or
+lost its tile. Noise and blur alone moved a median by at most 0.31 in harsh synthetic light at
+1280×960 and 0.45 at 640×480; a tile taken away moves it by more."""
+
+
+def changed(median: np.ndarray, before: np.ndarray) -> frozenset[int]:
+    """The hexes of `geometry.HEXES` whose median colour (hexes, 3) moved since `before`."""
+    change = median - before
+    change -= np.median(change, axis=0)  # the camera's exposure, not motion
+    rows = np.flatnonzero(np.abs(change).max(axis=1) > MOVED)
+    return frozenset(geometry.HEXES[k] for k in rows)
 
 
 class NotRegistered(Exception):
@@ -82,6 +97,10 @@ class Recogniser:
         self.measured: Measured | None = None
         """Where the markers lie and how the lens bends, from the calibration or else measured
         on the first frame whose markers allow it."""
+        self._sea_seen: frozenset[int] = frozenset()
+        """Land positions seen plainly as sea since the last calibration (or `forget`)."""
+        self._last_median: np.ndarray | None = None
+        """The last registered frame's median colour per hex: what moved since."""
         self.calibration = calibration
 
     @property
@@ -91,6 +110,7 @@ class Recogniser:
     @calibration.setter
     def calibration(self, calibration: Calibration | None) -> None:
         self._calibration = calibration
+        self.forget()
         if calibration is not None and calibration.laid:
             self.measured = Measured(calibration.lens, calibration.laid, 0.0)
 
@@ -111,7 +131,39 @@ class Recogniser:
             return Observation(registration, {}, self.calibration is not None)
         samples = self.sampler.sample(frame, registration.homography, registration.lens)
         verdicts = classify(samples, self.normaliser, self.calibration)
+        if self.calibration is not None:  # without one nothing is hidden (land is any colour)
+            verdicts = self._recall(verdicts, samples.median)
         return Observation(registration, verdicts, self.calibration is not None, samples.median)
+
+    def forget(self) -> None:
+        """Drop what earlier frames showed: the next frame is of another moment of the game."""
+        self._sea_seen = frozenset()
+        self._last_median = None
+
+    def _recall(self, verdicts: dict[int, HexVerdict], median: np.ndarray) -> dict[int, HexVerdict]:
+        """Positions seen plainly as sea that read as land while something moves over the
+        board are hidden: a sunk tile does not come back, and an arm's skin can pass for a
+        beach. On a board at rest such a position keeps its verdict (a tile put back by
+        mistake is the tracker's to report), and leaves the memory."""
+        # more than one hex: a tile put back changes its own position alone
+        moving = self._last_median is not None and len(changed(median, self._last_median)) > 1
+        self._last_median = median
+        plain_sea = frozenset(
+            h
+            for h in geometry.LAND
+            if h in verdicts
+            and not verdicts[h].hidden
+            # a boat or a creature on the sunk position hides part of its sea, not all
+            and verdicts[h].probabilities.get("sea", 0.0) > SURE_SEA
+        )
+        out = dict(verdicts)
+        for h in self._sea_seen:
+            v = out.get(h)
+            if v is not None and v.land and moving:
+                out[h] = dataclasses.replace(v, label=HIDDEN, confidence=0.0)
+        back = {h for h, v in out.items() if v.land}  # a tile seen back on a board at rest
+        self._sea_seen = (self._sea_seen | plain_sea) - back
+        return out
 
     def calibrate(
         self, frame: np.ndarray, layout: dict[int, str] | None = None, source: str = ""

@@ -126,6 +126,9 @@ class Shot:
     image: np.ndarray
     """BGR uint8, as OpenCV reads a photo."""
     truth: Truth
+    before: np.ndarray | None = None
+    """With an arm in the photo: the same board a moment earlier, before the arm came over it
+    (a camera watching a table always saw the board before a hand reached in)."""
 
 
 # -- what lies on the board ----------------------------------------------------------------
@@ -441,13 +444,26 @@ def _draw_hand(
     _hand(rng, image, centre, radius)
 
 
-def _draw_arm(rng: np.random.Generator, image: np.ndarray, camera: Camera, hx: int) -> None:
-    """A hand over hex `hx` (lifting its tile, moving a piece), its arm from the frame's edge."""
+ARM_COVERS = 0.1
+"""A position counts as under the arm when its arm, hand or their shadow (darkening by a fifth
+or more) covers this share of the disc the recogniser samples."""
+
+
+def _draw_arm(rng: np.random.Generator, image: np.ndarray, camera: Camera, hx: int) -> list[int]:
+    """A hand over hex `hx` (lifting its tile, moving a piece), its arm from the frame's edge.
+    Returns the land positions it covers (`ARM_COVERS`): the truth the bench judges
+    "hidden" against, the arm's whole band and shadow, not only the hand."""
     x, y = geometry.centre(hx)
     x, y = x + rng.normal(0, 0.3), y + rng.normal(0, 0.3)
     span = _on(camera, np.array([[x - 1.0, y], [x + 1.0, y]]), 2.0)
     radius = float(np.linalg.norm(span[1] - span[0])) / 2 * rng.uniform(0.9, 1.3)
-    _hand(rng, image, _on(camera, np.array([[x, y]]), 2.0)[0], radius, shadow=True)
+    mask = _hand(rng, image, _on(camera, np.array([[x, y]]), 2.0)[0], radius, shadow=True)
+    h, w = mask.shape
+    px = np.rint(_on(camera, geometry.sample_points(geometry.LAND).reshape(-1, 2)))
+    px = px.astype(np.intp).reshape(len(geometry.LAND), -1, 2)
+    inside = (px[..., 0] >= 0) & (px[..., 0] < w) & (px[..., 1] >= 0) & (px[..., 1] < h)
+    covered = mask[np.clip(px[..., 1], 0, h - 1), np.clip(px[..., 0], 0, w - 1)] & inside
+    return [p for p, c in zip(geometry.LAND, covered.mean(axis=1), strict=True) if c >= ARM_COVERS]
 
 
 def _hand(
@@ -456,9 +472,10 @@ def _hand(
     centre: np.ndarray,
     radius: float,
     shadow: bool = False,
-) -> None:
+) -> np.ndarray:
     """A palm of `radius` pixels at `centre`, fingers ahead, the arm back to the nearest edge;
-    with `shadow`, the soft shadow it casts on the board beside it."""
+    with `shadow`, the soft shadow it casts on the board beside it. Returns the (h, w) bool
+    mask of what it changed: the arm and hand, and where the shadow darkens by a fifth or more."""
     h, w = image.shape[:2]
     skin = np.array([rng.uniform(90, 130), rng.uniform(130, 165), rng.uniform(180, 225)])
     edges = [(centre[0], 0.0), (centre[0], h - 1.0), (0.0, centre[1]), (w - 1.0, centre[1])]
@@ -487,8 +504,16 @@ def _hand(
         dx, dy = radius * rng.uniform(0.4, 1.0) * np.array([math.cos(a), math.sin(a)])
         move = np.array([[1, 0, dx], [0, 1, dy]], np.float32)
         soft = cv2.GaussianBlur(cv2.warpAffine(mask, move, (w, h)), (0, 0), radius * 0.25)
-        image *= (1 - rng.uniform(0.4, 0.65) * np.asarray(soft, np.float32))[..., None]
+        shade = rng.uniform(0.4, 0.65) * np.asarray(soft, np.float32)
+        image *= (1 - shade)[..., None]
+        covered = shade >= 0.2
+    else:
+        covered = np.zeros((h, w), bool)
     draw(image, (skin * 0.92).tolist(), skin.tolist(), (skin * 1.03).tolist())
+    body = np.zeros((h, w), np.uint8)
+    draw(body, 1, 1, 1)
+    out: np.ndarray = covered | (body > 0)
+    return out
 
 
 # -- light and sensor ----------------------------------------------------------------------
@@ -850,18 +875,21 @@ def photo(
     scene: Scene,
     light: tuple[np.ndarray, np.ndarray | None],
     arm_over: int | None = None,
+    still: bool = False,
 ) -> Shot:
     """One photo of `scene` under `light` (`lighting`), with new blur, noise and JPEG; with
-    `arm_over`, a hand over that hex (the truth's params say ``hand``)."""
+    `arm_over`, a hand over that hex (the truth's params say ``hand``); with `still`, no arm
+    whatever the conditions say."""
     params = dict(scene.truth.params)
     image = scene.image
     damage, conditions = _kind(scene.mode)
-    if arm_over is None and conditions.arm and rng.uniform() < conditions.arm:
+    if arm_over is None and not still and conditions.arm and rng.uniform() < conditions.arm:
         arm_over = geometry.LAND[int(rng.integers(len(geometry.LAND)))]
     if arm_over is not None:
         image = image.copy()
-        _draw_arm(rng, image, scene.camera, arm_over)
+        covered = _draw_arm(rng, image, scene.camera, arm_over)
         params["hand"] = board.name(arm_over)
+        params["under_arm"] = [board.name(h) for h in covered]
     out = _expose(rng, image, light, damage, params, scene.camera, conditions)
     t = scene.truth
     return Shot(out, Truth(dict(t.positions), t.homography, t.hidden_marker, t.mode, params))
@@ -959,7 +987,11 @@ class _Table:
         camera = random_camera(rng, size, self.layout.extent())
         camera = dataclasses.replace(camera, k1=self.k1)
         view = scene(rng, state, pieces, size, mode, self.layout, self.colours, camera, self.laid)
-        return photo(rng, view, lighting(rng, size, mode, view.truth.params))
+        light = lighting(rng, size, mode, view.truth.params)
+        shot = photo(rng, view, light)
+        if "hand" in shot.truth.params:
+            shot.before = photo(rng, view, light, still=True).image
+        return shot
 
 
 def legal_sinks(positions: dict[int, str]) -> list[int]:

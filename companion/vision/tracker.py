@@ -31,7 +31,7 @@ import numpy as np
 
 from ..engine import board
 from . import geometry
-from .recognise import Observation, Recogniser
+from .recognise import Observation, Recogniser, changed
 
 CLIP = 8.0
 """Largest log-odds one frame may give a hex: the classifier's probabilities are sharper than
@@ -55,12 +55,6 @@ BACK_SEA = 0.2
 """Largest share of a sunk position's samples that may still look like sea when the tracker
 says a tile is back there: a boat covers about 55 % of the sampled disc and a whale 40 %, so
 sea shows around them; a tile, people on it or not, shows none."""
-
-MOVED = 0.5
-"""A hex whose median colour changes by more than this from one frame to the next (log units,
-about 65 %, after any change of the whole frame's exposure) has something moving over it, or
-lost its tile. Noise and blur alone moved a median by at most 0.31 in harsh synthetic light at
-1280×960 and 0.45 at 640×480; a tile taken away moves it by more."""
 
 MOTION = 1
 """This many moved hexes between two frames: a hand over the board, or a tile taken away."""
@@ -126,10 +120,8 @@ class _Reading:
 
     def moved(self, other: _Reading) -> frozenset[int]:
         """The hexes whose colour changed since `other` (empty: too few to be motion)."""
-        change = self.colour - other.colour
-        change -= np.median(change, axis=0)  # the camera's exposure, not motion
-        rows = np.flatnonzero(np.abs(change).max(axis=1) > MOVED)
-        return frozenset(_HEXES[k] for k in rows) if len(rows) >= MOTION else frozenset()
+        moved = changed(self.colour, other.colour)
+        return moved if len(moved) >= MOTION else frozenset()
 
 
 def _sigmoid(x: float) -> float:
