@@ -151,6 +151,8 @@ class Table:
         self._stopped = False
         self._kept = ""
         """The request id whose reply the last write kept with what it stored."""
+        self._told_later: list[tuple[Subscriber, Event]] | None = None
+        """What the job under way has told, handed to the subscribers when it is done."""
         unfinished = [g for g in store.games() if g.ended_at is None]
         if unfinished:
             self.current = unfinished[-1].id
@@ -192,7 +194,7 @@ class Table:
             job, future = item
             try:
                 if future.set_running_or_notify_cancel():
-                    future.set_result(job())
+                    future.set_result(self._job(job))
             except Refused as e:  # an answer, not a fault
                 future.set_exception(e)
             except BaseException as e:  # the sender gets the error; the Table goes on
@@ -210,7 +212,7 @@ class Table:
             future.set_exception(Refused("the table is shutting down; try again in a moment"))
         elif self._thread is None:  # never started: run in the caller's thread (tests, CLI)
             try:
-                future.set_result(job())
+                future.set_result(self._job(job))
             except BaseException as e:
                 future.set_exception(e)
         else:
@@ -218,6 +220,27 @@ class Table:
                 self._pending += 1
             self._queue.put((job, future))
         return future
+
+    def _job(self, job: Callable[[], Any]) -> Any:
+        """Run `job`; what it tells the subscribers is handed to them when it is done (also if
+        it fails: what it told was stored), before its sender has the answer. Each stream's
+        thread is then woken once with every event, instead of competing with the job for the
+        interpreter after the first."""
+        if self._told_later is not None:  # a job inside a job (never on the Table's thread)
+            return job()
+        self._told_later = []
+        try:
+            return job()
+        finally:
+            told, self._told_later = self._told_later, None
+            for sub, event in told:
+                sub.deliver(event)
+
+    def _tell(self, sub: Subscriber, event: Event) -> None:
+        if self._told_later is None:
+            sub.deliver(event)
+        else:
+            self._told_later.append((sub, event))
 
     def wait_quiet(self, timeout: float | None = None) -> bool:
         """Wait until no job is queued or in hand (at once when there is none); False if the
@@ -346,7 +369,7 @@ class Table:
         for sub in list(self.subscribers):
             game = sub.game if sub.game is not None else self.current
             seq = self._loaded[game].events if game in self._loaded else 0
-            sub.deliver(Event(game or 0, seq, "status", dict(self.status)))
+            self._tell(sub, Event(game or 0, seq, "status", dict(self.status)))
 
     def _camera_status(self, command: Command) -> Reply:
         """The camera tells how it is (``args.status``): a command like its others."""
@@ -574,7 +597,7 @@ class Table:
                     Event(game_id, first + i, e.kind, e.project(view)) for i, e in enumerate(events)
                 ]
             for event in told[sub.view]:
-                sub.deliver(event)
+                self._tell(sub, event)
 
     def _tell_state(self, loaded: Loaded) -> None:
         """After a command: every viewer gets the game as it may see it now, with its choices."""
@@ -620,7 +643,7 @@ class Table:
             told = data(view) if data is not None else {}
             made[view] = Event(game_id, seq, kind, {**told, **snapshots.get(view, {})})
         for sub in following:
-            sub.deliver(made[sub.view])
+            self._tell(sub, made[sub.view])
 
     # -- intents --------------------------------------------------------------------------
 

@@ -38,15 +38,19 @@ def game(app: Flask, table: Table) -> int:
 
 
 class Events:
-    """An SSE response of the test client, read event by event (each chunk is one event)."""
+    """An SSE response of the test client, read event by event (a chunk holds whole events:
+    those that were waiting together are sent in one)."""
 
     def __init__(self, response: TestResponse) -> None:
         self.response = response
         self.chunks = iter(response.response)
+        self.waiting: list[str] = []
 
     def next(self) -> tuple[str, Any, int | None]:
         """(event, data, id); ("ping", None, None) for a ping; StopIteration at the end."""
-        chunk = next(self.chunks).decode()
+        while not self.waiting:
+            self.waiting = [e for e in next(self.chunks).decode().split("\n\n") if e.strip()]
+        chunk = self.waiting.pop(0)
         if chunk.startswith("event: ping"):
             return "ping", None, None
         fields = dict(line.split(": ", 1) for line in chunk.strip().split("\n"))
@@ -104,6 +108,25 @@ def test_a_stream_opens_with_the_snapshot_then_each_event_in_order_with_its_id(
     for s in (mine, theirs):
         s.close()
     assert wait_for(lambda: subscribers(table) == 0, what="the streams unsubscribed")
+
+
+def test_the_events_of_one_command_reach_a_phone_in_one_write(
+    app: Flask, table: Table, game: int
+) -> None:
+    """The Table hands a command's events to the streams once it is done with it, and a stream
+    sends what is waiting together: one write (one wake-up, one system call) per command."""
+    ana = phone(app, game, 1)
+    mine = stream(ana, f"/api/games/{game}/stream")
+    assert mine.next()[0] == "snapshot" and not mine.waiting
+    move = first(mirror(table, game), "move")
+    r = ana.post(f"/api/games/{game}/commands", json={"request_id": "m", "action": notation(move)})
+    assert r.status_code == 200
+    chunk = next(mine.chunks).decode()
+    assert [line for line in chunk.split("\n") if line.startswith("event: ")] == [
+        "event: moved",
+        "event: state",
+    ]
+    mine.close()
 
 
 def test_a_reconnection_with_last_event_id_gets_a_fresh_snapshot_first(

@@ -349,34 +349,60 @@ def _events(
 ) -> Iterator[bytes]:
     """The body: the snapshot, then the events after it, pings in between. (It runs outside the
     request: everything it needs is handed in.)"""
-    game, seq = snapshot.get("game"), int(snapshot.get("seq", 0))
-    yield sse("snapshot", snapshot, seq - 1, retry=RETRY_MS)
+    told = _Told(snapshot.get("game"), int(snapshot.get("seq", 0)), view)
+    yield sse("snapshot", snapshot, told.seq - 1, retry=RETRY_MS)
     next_ping = time.monotonic() + timing.ping
     while True:
         if timing.over():
             return  # its time is up, or its phone hung up: the slot is freed now
         try:
-            event = inbox.get(timeout=timing.wait(next_ping))
+            item = inbox.get(timeout=timing.wait(next_ping))
         except queue.Empty:
             if time.monotonic() >= next_ping and not timing.over():
                 yield PING
                 next_ping = time.monotonic() + timing.ping
             continue
-        if event is _MADE_ROOM:
-            yield sse("busy", BUSY, retry=BUSY_RETRY_MS)
+        # What else is already waiting goes out with it, in one write: a command's events
+        # reach a phone in one send, not one each (each a wake-up and a system call).
+        frames: list[bytes] = []
+        while item is not None:
+            if lagging.is_set() and item is not _MADE_ROOM:
+                item = _END
+            said = told.frame(item)
+            if said is None:
+                break
+            frames.append(said)
+            try:
+                item = inbox.get_nowait()
+            except queue.Empty:
+                item = None
+        if frames:
+            yield b"".join(frames)
+        if item is not None:
+            if item is _MADE_ROOM:
+                yield sse("busy", BUSY, retry=BUSY_RETRY_MS)
             return
-        if event is _END or lagging.is_set():
-            return
-        if isinstance(event, Notice):
-            yield sse(event.kind, event.data)
-            continue
-        if event.kind == "status":
-            yield sse("status", event.data)
-            continue
-        if event.game != game:
-            if isinstance(view, int):
-                return  # the table moved on: a seat of the old game sees nothing of the new
-            game, seq = event.game, 0
-        elif event.seq < seq:
-            continue  # happened between subscribing and the snapshot: already in it
-        yield frame(event)  # the Table projected it for this view
+
+
+class _Told:
+    """Where a stream is: the game it shows and the first event not yet in its snapshot."""
+
+    def __init__(self, game: Any, seq: int, view: View) -> None:
+        self.game, self.seq, self.view = game, seq, view
+
+    def frame(self, item: Any) -> bytes | None:
+        """What the stream sends of `item` (b"" for nothing); None when the stream ends
+        with it (it is told ``busy`` when the item is `_MADE_ROOM`)."""
+        if item is _MADE_ROOM or item is _END:
+            return None
+        if isinstance(item, Notice):
+            return sse(item.kind, item.data)
+        if item.kind == "status":
+            return sse("status", item.data)
+        if item.game != self.game:
+            if isinstance(self.view, int):
+                return None  # the table moved on: a seat of the old game sees nothing of the new
+            self.game, self.seq = item.game, 0
+        elif item.seq < self.seq:
+            return b""  # happened between subscribing and the snapshot: already in it
+        return frame(item)  # the Table projected it for this view
