@@ -33,6 +33,19 @@ BOARD_JS = ROOT / "web" / "static" / "js" / "board.js"
 AXE = ROOT / ".npm-tools" / "axe" / "node_modules" / "axe-core" / "axe.min.js"
 SIZE = {"width": 360, "height": 740}
 LANGUAGES = ("en", "es", "fr")
+# Every call the page makes to vibrate, to keep the screen awake and to sound a tone, recorded
+# on its way to the browser's own.
+CUE_SPY = """
+window.__cues = [];
+const vibrate = navigator.vibrate ? navigator.vibrate.bind(navigator) : null;
+navigator.vibrate = (pattern) => { window.__cues.push(['vibrate', pattern]); return vibrate ? vibrate(pattern) : true; };
+if (navigator.wakeLock) {
+  const request = navigator.wakeLock.request.bind(navigator.wakeLock);
+  navigator.wakeLock.request = (type) => { window.__cues.push(['wakeLock', type]); return request(type); };
+}
+const oscillator = AudioContext.prototype.createOscillator;
+AudioContext.prototype.createOscillator = function () { window.__cues.push(['tone']); return oscillator.call(this); };
+"""
 # What a turn of the base game goes through, for the page to be audited at each.
 TURN_STEPS = {"tile", "move", "move-selected", "sink", "back", "roll", "creature", "waiting"}
 
@@ -49,6 +62,7 @@ def page(browser: Browser, live: Live) -> Iterator[Page]:
     context = browser.new_context(viewport=SIZE, device_scale_factor=1, locale="en-GB",
                                   bypass_csp=True)  # fmt: skip
     page = context.new_page()
+    page.add_init_script(CUE_SPY)
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.set_default_timeout(10_000)
@@ -354,3 +368,110 @@ def test_creature_discs_stand_out_from_the_sea(page: Page, live: Live) -> None:
             ratio = contrast(disc, rgb(colours[water]))
             assert ratio >= 3, (kind, disc, water, ratio)
         assert contrast(disc, text) >= 4.5, (kind, disc, text)
+
+
+def cues(page: Page, kind: str) -> int:
+    return int(page.evaluate(f"window.__cues.filter(c => c[0] === '{kind}').length"))
+
+
+def end_turn(live: Live, game_id: int) -> Game:
+    """The seat whose turn it is passes what it can and finishes its turn."""
+    game = live.mirror(game_id)
+    turn = game.state.turn
+    while game.state.turn == turn and game.phase != "over":
+        actions = [list(a) for a in game.legal_actions()]
+        game = live.play(game_id, ["done"] if ["done"] in actions else actions[0])
+    return game
+
+
+def test_your_turn_vibrates_keeps_the_screen_awake_and_sounds_when_asked(
+    page: Page, live: Live
+) -> None:
+    """The screen is asked to stay awake as the page opens; when the turn comes to this phone it
+    vibrates (no tone: sound is off by default); with sound switched on, the next turn also
+    sounds — and nothing happens on a turn that is not this phone's."""
+    game_id = live.new_game(mode="physical", seed=1)
+    lay_out(live, game_id)
+    seat(page, live, game_id, 2)  # Ben's phone, while Ana plays
+    shows(page, live, game_id)
+    assert cues(page, "wakeLock") == 1
+    assert page.evaluate("window.__cues.find(c => c[0] === 'wakeLock')[1]") == "screen"
+    assert cues(page, "vibrate") == 0
+
+    end_turn(live, game_id)  # Ana's turn ends: Ben's begins
+    shows(page, live, game_id)
+    page.wait_for_function("window.__cues.some(c => c[0] === 'vibrate')")
+    assert cues(page, "vibrate") == 1 and cues(page, "tone") == 0
+
+    page.click("[data-sound]")
+    assert page.get_attribute("[data-sound]", "aria-pressed") == "true"
+    played = cues(page, "tone")  # the tap that switches it on plays it once, as a sample
+    assert played == 1
+    end_turn(live, game_id)  # Ben's turn: no cue while Ana plays
+    shows(page, live, game_id)
+    assert cues(page, "vibrate") == 1
+    end_turn(live, game_id)
+    shows(page, live, game_id)
+    page.wait_for_function("window.__cues.filter(c => c[0] === 'vibrate').length === 2")
+    assert cues(page, "tone") == played + 1
+    page.click("[data-sound]")  # off again, for the tests after
+    assert page.get_attribute("[data-sound]", "aria-pressed") == "false"
+
+
+def test_B_32_an_end_with_nobody_saved_says_so_and_a_rematch_keeps_the_players(
+    page: Page, live: Live
+) -> None:
+    """B-32 with ties shared: nobody saved anyone, so nobody is hailed as a shared winner — the
+    end says that nobody was saved, in each language. "Set up a new game" then starts from the
+    same players, their names and colours."""
+    players = [{"name": "Ana", "colour": "orange"}, {"name": "Ben", "colour": "green"}]
+    game_id = live.new_game(mode="digital", seed=2, players=players, options={"tiebreak": "shared"})
+    up_to_the_volcano(live, game_id)
+    game = live.mirror(game_id)
+    live.play(game_id, next(a for a in game.legal_actions() if volcano_next(game, a)))
+    seat(page, live, game_id, 1)
+    page.wait_for_selector(".end .ranking")
+    assert page.locator("[data-place='1']").count() == 2  # the place is shared
+    for lang, title in (
+        ("es", "Nadie se ha salvado"),
+        ("fr", "Personne n'a été sauvé"),
+        ("en", "Nobody was saved"),
+    ):
+        page.select_option("[data-field=language]", lang)
+        page.wait_for_function(f"document.documentElement.lang === '{lang}'")
+        assert page.inner_text(".end h1") == title
+        assert page.locator("[data-nobody=saved]").count() == 1
+    assert "Shared victory" not in page.inner_text("main")
+
+    page.click(".end [data-go=setup]")
+    page.wait_for_selector(".setup[data-step=players]")
+    assert page.input_value("[data-name='1']") == "Ana"
+    assert page.input_value("[data-name='2']") == "Ben"
+    assert page.get_attribute("[data-seat='1'][data-colour='orange']", "aria-checked") == "true"
+    assert page.get_attribute("[data-seat='2'][data-colour='green']", "aria-checked") == "true"
+    page.click("[data-go=cancel]")
+
+
+def test_six_players_fit_a_compact_strip(page: Page, live: Live) -> None:
+    """Six players' names and counts in two rows, nothing cut off, in each language: the board
+    keeps the screen; and axe-core finds nothing serious there either."""
+    names = ["Ana", "Ben", "Carmen", "Dario", "Élodie", "Florian"]
+    colours = ["red", "blue", "green", "yellow", "orange", "white"]
+    players = [{"name": n, "colour": c} for n, c in zip(names, colours, strict=True)]
+    game_id = live.new_game(mode="physical", seed=1, players=players, modules=["base", "five-six"])
+    lay_out(live, game_id)
+    seat(page, live, game_id, 1)
+    for lang in LANGUAGES:
+        page.select_option("[data-field=language]", lang)
+        page.wait_for_function(f"document.documentElement.lang === '{lang}'")
+        strip = page.evaluate("""() => {
+          const r = document.querySelector('.players-strip').getBoundingClientRect();
+          const rows = new Set([...document.querySelectorAll('.players-strip .player')].map(p => Math.round(p.getBoundingClientRect().top)));
+          const cut = [...document.querySelectorAll('.players-strip .player')].some(p => p.scrollWidth > p.clientWidth + 1);
+          return {height: r.height, rows: rows.size, cut};
+        }""")
+        assert strip["rows"] <= 2 and not strip["cut"], (lang, strip)
+        assert strip["height"] <= 72, (lang, strip)  # a tenth of the screen; it was 3 rows
+    audit = Audit(page)
+    audit("six-players")
+    audit.check()

@@ -10,6 +10,7 @@ import { drawBoard, NEAR, extent, boardInWords } from "./board.js";
 import { taps, placeValues, describe, describePiece } from "./moves.js";
 import { turnPanel } from "./turn.js";
 import { setupScreen, resetSetup } from "./setup.js";
+import { cueTurn, keepAwake, soundToggle } from "./cue.js";
 import { endScreen } from "./end.js";
 import { joinScreen } from "./join.js";
 import { openFix } from "./correct.js";
@@ -68,6 +69,7 @@ function renderBar() {
       // the game log's disk: shown only when it is low or full (every move needs it)
       app.status.storage && app.status.storage !== "ok" ? part("storage") : null),
     voiceToggle(),
+    app.screen === "play" ? soundToggle(renderBar) : null,
     h("select", { class: "lang", "aria-label": t("lang.choose"), dataset: { field: "language" }, onchange: async (e) => {
       const chosen = e.target.value;
       await switchTo(chosen);
@@ -219,13 +221,14 @@ function tapHex(index) {
 
 function playersStrip(snapshot) {
   const view = snapshot.state;
-  return h("ul", { class: "players-strip" }, snapshot.players.map((p) => {
+  // Five or six players: three to a row, so that the board keeps the screen.
+  return h("ul", { class: snapshot.players.length > 4 ? "players-strip compact" : "players-strip" }, snapshot.players.map((p) => {
     const saved = view.people.filter((x) => x.seat === p.seat && x.where === "saved").length;
     const tiles = view.hands.find((x) => x.seat === p.seat)?.count || 0;
     const turn = view.turn === p.seat && !["terrain", "place", "boat", "over"].includes(view.phase);
     return h("li", { class: turn ? "player turn" : "player", dataset: { seat: p.seat }, style: `--seat:${fill(p)}` },
       h("span", { class: "chip", style: `background:${fill(p)};color:${ink(p)}` }, p.name),
-      h("span", { class: "counts", text: t("players.counts", { saved, tiles }) }),
+      h("span", { class: "counts", text: t(snapshot.players.length > 4 ? "players.counts_short" : "players.counts", { saved, tiles }) }),
       p.seat === view.viewer ? h("span", { class: "you", text: t("players.you") }) : null);
   }));
 }
@@ -363,6 +366,7 @@ function render() {
     document.body.dataset.phase = snapshot?.state.phase || "";
     document.body.dataset.seq = snapshot ? String(snapshot.seq) : "";
     document.body.dataset.mine = snapshot && (snapshot.legal?.length || snapshot.outcomes?.length || snapshot.verbs?.length) ? "yes" : "no";
+    if (snapshot) cueTurn(app.game, document.body.dataset.mine === "yes");
   }
 }
 
@@ -375,7 +379,7 @@ function go(screen, game = null) {
     app.stream = null;
   }
   app.screen = screen;
-  if (screen === "setup") resetSetup();
+  if (screen === "setup") resetSetup(app.snapshot); // a rematch keeps the players
   if (screen === "play") {
     if (app.stream && app.game !== game) {
       app.stream.close();
@@ -544,4 +548,5 @@ async function start() {
   else go("join");
 }
 
+keepAwake();
 start();

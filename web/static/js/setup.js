@@ -25,16 +25,24 @@ const FLOTILLA_STEPS = ["players", "flotilla"];
 const steps = () => (draft.kind === "flotilla" ? FLOTILLA_STEPS : STEPS);
 
 let draft = null;
+// The table that just played: a rematch starts with its players, names and colours, and its game.
+let rematch = null;
 
 function fresh(rules) {
   const colours = rules.colours;
+  const { min, max } = rematch?.kind === "flotilla" ? CAPTAINS : rules.players;
+  const again = rematch && rematch.players.length >= min && rematch.players.length <= max;
+  const players = again
+    ? rematch.players.map((p) => ({ name: p.name, colour: colours.includes(p.colour) ? p.colour : null }))
+    : [0, 1].map((i) => ({ name: "", colour: colours[i] }));
+  for (const p of players) p.colour ??= colours.find((c) => !players.some((q) => q.colour === c));
   return {
     step: 0,
-    players: [0, 1].map((i) => ({ name: "", colour: colours[i] })),
+    players,
     modules: new Set(["base"]),
     options: Object.fromEntries(rules.options.map((o) => [o.name, o.default])),
     mode: "physical",
-    kind: "survive",
+    kind: again && rematch.kind === "flotilla" ? "flotilla" : "survive",
     roll: "entered",
     layout: "random",
     seed: "",
@@ -43,8 +51,12 @@ function fresh(rules) {
   };
 }
 
-export function resetSetup() {
+// `previous`: the snapshot of the game this phone was following, whose players a rematch keeps.
+export function resetSetup(previous = null) {
   draft = null;
+  if (previous?.players?.length) {
+    rematch = { kind: previous.kind, players: previous.players.map((p) => ({ name: p.name, colour: p.colour })) };
+  }
 }
 
 function segmented(name, values, current, set, label) {
