@@ -21,7 +21,7 @@ import { flotillaScreen, FLOTILLA_EVENTS } from "./flotilla.js";
 
 HAPPENINGS.push(...FLOTILLA_EVENTS); // a Flotilla game's events come on the same stream
 import { cameraPanel, markCamera } from "./camera.js";
-import { wholeMoves, pathAction, bringIntoView, hexAt, pendingLine, waysOut } from "./play.js";
+import { wholeMoves, pathAction, bringIntoView, hexAt, pendingLine, waysOut, nothingMoves, soleTargets } from "./play.js";
 
 const app = {
   session: { authorised: false, seat: null, game: null },
@@ -150,7 +150,11 @@ function currentTaps() {
   const snapshot = app.snapshot;
   const values = placeValues(snapshot.legal);
   if (values.length && !values.includes(app.ui.value)) app.ui.value = values[0];
-  return taps(snapshot.legal, app.board, snapshot.state, { value: values.length ? app.ui.value : null });
+  const T = taps(snapshot.legal, app.board, snapshot.state, { value: values.length ? app.ui.value : null });
+  // The creature step: a space one creature alone can reach takes it there in one tap.
+  T.sole = snapshot.state.phase === "creature" && T.sources.size > 1 && !app.ui.selected
+    ? soleTargets(app.game, snapshot, T, render) : new Map();
+  return T;
 }
 
 function selectedSource(T) {
@@ -166,6 +170,10 @@ function marks(T) {
   const targets = new Set(source ? source.moves.map((m) => m.hex) : T.direct.keys());
   // Spaces a whole move reaches in one tap (several spaces away): targets too, with their steps.
   const steps = new Map();
+  for (const [hex, action] of T.sole) {
+    targets.add(hex);
+    if (action.length > 3) steps.set(hex, action.length - 2); // a whole path's spaces
+  }
   if (source) {
     for (const [hex, path] of wholeMoves(app.game, app.snapshot, source, render)) {
       if (!targets.has(hex)) steps.set(hex, path.length);
@@ -202,6 +210,7 @@ function tapHex(index) {
       return render();
     }
   }
+  if (!source && T.sole.has(index) && !T.direct.has(index)) return act(T.sole.get(index));
   const direct = source ? [] : T.direct.get(index) || [];
   const here = [...T.sources.values()].filter((x) => x.hex === index && x !== source);
   const options = [...direct.map((action) => ({ action })), ...here.map((piece) => ({ piece }))];
@@ -401,6 +410,11 @@ function go(screen, game = null) {
           if (name === "corrected") app.happenings = [t("event.corrected", { was: snapshot.was, now: snapshot.now, dropped: snapshot.dropped.length })];
           app.snapshot = snapshot;
           if (snapshot.status) app.status = snapshot.status;
+          // A roll that let nothing move passes the turn at once: say so, or it passes unseen.
+          if (app.ui.rolled !== undefined && name !== "snapshot") {
+            if (snapshot.state.phase !== "creature") app.happenings = [nothingMoves(snapshot, app.ui.rolled), ...app.happenings].slice(0, 4);
+            app.ui.rolled = undefined;
+          }
           // The selected piece stays selected while it may move on in the same step of the turn.
           const step = `${snapshot.state.turn}:${snapshot.state.phase}`;
           if (changed && (!snapshot.legal || step !== app.ui.step)) app.ui.selected = null;
@@ -417,6 +431,7 @@ function go(screen, game = null) {
             return;
           }
           if (app.snapshot) app.happenings = remember(app.happenings, kind, data, app.snapshot);
+          if (kind === "rolled" || kind === "dived") app.ui.rolled = data.seat;
         },
         onStatus: (status) => { app.status = status; renderBar(); },
         onConnection: (up) => { app.connected = up; renderBar(); },

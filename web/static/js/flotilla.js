@@ -26,6 +26,7 @@ function fresh(key) {
   return {
     key, open: null, faces: [], skiffs: [{ tile: "", depth: null, resource: null, barrels: 0 }],
     cardDice: {}, sonar: [], others: "", dice: 3, artifacts: {}, buy: {}, sell: {}, vp: 1,
+    goods: null, // {reserve: {}, cargo: {}} once the seller tells what it holds (F-3, checked)
     count: { currency: 0, resources: 0, toxicity: 0, crew: 0, penalty_vp: 0 }, seals: {},
   };
 }
@@ -209,10 +210,22 @@ function tradeForm(ctx) {
     h("p", { class: "option-title", text: t("flotilla.price", { colour: colour(c), price: m.price }) }),
     h("div", { class: "row" }, h("span", { text: t("flotilla.buy") }), counter(form.buy[c] || 0, (v) => { form.buy[c] = v; redraw(); }, 0, 12, { buy: c })),
     h("div", { class: "row" }, h("span", { text: t("flotilla.sell") }), counter(form.sell[c] || 0, (v) => { form.sell[c] = v; redraw(); }, 0, 12, { sell: c }))));
+  // F-3: only goods in the reserve sell; told here, the table checks the sale against them.
+  const goods = form.goods;
+  const held = (where, c) => counter(goods?.[where][c] || 0, (v) => { form.goods = { reserve: {}, cargo: {}, ...goods, [where]: { ...goods?.[where], [c]: v } }; redraw(); }, 0, 30, { [where]: c });
+  const told = h("details", { class: "advanced", dataset: { goods: "told" }, open: goods ? true : null },
+    h("summary", { text: t("flotilla.goods") }),
+    h("p", { class: "explain", text: t("flotilla.goods.explain") }),
+    h("ul", { class: "options" }, Object.keys(market).map((c) => h("li", { class: "option" },
+      h("p", { class: "option-title", text: colour(c) }),
+      h("div", { class: "row" }, h("span", { text: t("flotilla.goods.reserve") }), held("reserve", c)),
+      h("div", { class: "row" }, h("span", { text: t("flotilla.goods.cargo") }), held("cargo", c))))));
+  const deal = () => ({ buy: form.buy, sell: form.sell, ...(goods ? { reserve: goods.reserve, cargo: goods.cargo } : {}) });
   return h("section", { class: "flotilla-form", dataset: { form: "trade" } },
     h("p", { class: "hint", text: t("flotilla.trade.explain") }),
     h("ul", { class: "options" }, rows),
-    h("button", { class: "big wide", dataset: { go: "trade" }, onclick: () => ctx.act(["trade", { buy: form.buy, sell: form.sell }]) }, t("flotilla.send_trade")));
+    told,
+    h("button", { class: "big wide", dataset: { go: "trade" }, onclick: () => ctx.act(["trade", deal()]) }, t("flotilla.send_trade")));
 }
 
 function vpForm(ctx) {
@@ -409,6 +422,9 @@ export function flotillaSetup(draft, redraw) {
     h("p", { class: "explain", text: t(`flotilla.setup.roll.${draft.roll}.explain`) }),
     h("details", { class: "advanced" },
       h("summary", { text: t("setup.advanced") }),
+      // F-5: a tie for second most guild seals — lower toxicity then friendly, or friendly at once.
+      h("p", { class: "option-title", text: t("flotilla.setup.second_ties") }),
+      segmented(["toxicity", "friendly"], draft.second_ties || "toxicity", (v) => { draft.second_ties = v; redraw(); }, (v) => t(`flotilla.setup.second_ties.${v}`), { second_ties: "rule" }),
       h("label", { class: "field" }, t("flotilla.setup.vp"),
         h("input", { type: "number", inputmode: "numeric", min: 1, value: draft.vp ?? "", placeholder: "100", dataset: { field: "vp" }, oninput: (e) => { draft.vp = e.target.value; } })),
       h("p", { class: "explain", text: t("flotilla.supply.unverified") }),
@@ -425,6 +441,7 @@ export function flotillaRequest(draft) {
     roll: draft.roll,
   };
   if (/^\d+$/.test(String(draft.vp ?? ""))) body.vp_per_player = Number(draft.vp);
+  if (draft.second_ties) body.second_ties = draft.second_ties;
   if (/^\d+$/.test(String(draft.seed))) body.seed = Number(draft.seed);
   return body;
 }

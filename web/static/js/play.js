@@ -6,6 +6,7 @@ import { h } from "./dom.js";
 import { t } from "./i18n.js";
 import { get } from "./api.js";
 import { hexPixel, NEAR, extent } from "./board.js";
+import { nameOf } from "./players.js";
 
 // The verb of a whole move, by the single steps a piece has (moves.js's TWO_TAPS verbs).
 const PATH_VERB = { move: "go", board: "go", sail: "sail", creature: "creature", ride: "ride" };
@@ -110,4 +111,23 @@ export function waysOut({ seated, changeSeat, watchInstead, leave }) {
       seated ? h("button", { class: "secondary wide", dataset: { go: "change-seat" }, onclick: changeSeat }, t("play.change_seat")) : null,
       seated ? h("button", { class: "secondary wide", dataset: { go: "watch-instead" }, onclick: watchInstead }, t("play.watch_instead")) : null,
       h("button", { class: "secondary wide", dataset: { go: "leave" }, onclick: leave }, t("play.other_game"))));
+}
+
+// The line for a roll after which nothing could move (the turn went on by itself).
+export function nothingMoves(snapshot, seat) {
+  return t("event.nothing_moves", { name: nameOf(snapshot, seat) });
+}
+
+// At the creature step nothing need be picked up first: a space only one creature can reach is
+// a tap that moves it there (its single step, or its whole path). hex -> action.
+export function soleTargets(game, snapshot, T, redraw) {
+  const claims = new Map(); // hex -> [action, ...] one per creature reaching it
+  for (const source of T.sources.values()) {
+    if (source.kind !== "creature") continue;
+    const mine = new Map(source.moves.filter((m) => m.hex !== null && m.hex !== source.hex).map((m) => [m.hex, m.action]));
+    for (const [hex, path] of wholeMoves(game, snapshot, source, redraw)) if (!mine.has(hex)) mine.set(hex, pathAction(source, path));
+    for (const [hex, action] of mine) claims.set(hex, [...(claims.get(hex) || []), action]);
+  }
+  const occupied = new Set([...T.sources.values()].map((x) => x.hex)); // a tap there picks one up
+  return new Map([...claims].filter(([hex, actions]) => actions.length === 1 && !occupied.has(hex)).map(([hex, [action]]) => [hex, action]));
 }

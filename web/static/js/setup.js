@@ -44,7 +44,7 @@ function fresh(rules) {
     mode: "physical",
     kind: again && rematch.kind === "flotilla" ? "flotilla" : "survive",
     roll: "entered",
-    layout: "random",
+    layout: null, // until chosen: as the tiles are (island)
     seed: "",
     busy: false,
     error: null,
@@ -180,6 +180,10 @@ function rulesStep(rules, redraw) {
   ];
 }
 
+// Real tiles lie on the table already: the island is "as laid there" unless the table chooses;
+// dealt tiles are shuffled by the companion.
+const island = () => draft.layout ?? (draft.mode === "physical" ? "table" : "random");
+
 const rings = () => draft.modules.has("escape-1986") && draft.options.layout_1986 === "rings";
 
 function tableStep(redraw) {
@@ -194,8 +198,8 @@ function tableStep(redraw) {
     ...(rings()
       // E-5: the 1986 island is laid in rings by terrain: nothing is random, nothing to tap in.
       ? [h("p", { class: "explain", dataset: { layout: "rings" }, text: t("setup.layout.rings.explain") })]
-      : [segmented("layout", ["random", "table"], draft.layout, (v) => { draft.layout = v; redraw(); }, (v) => t(`setup.layout.${v}`)),
-        h("p", { class: "explain", text: t(`setup.layout.${draft.layout}.explain`) })]),
+      : [segmented("layout", ["table", "random"], island(), (v) => { draft.layout = v; redraw(); }, (v) => t(`setup.layout.${v}`)),
+        h("p", { class: "explain", text: t(`setup.layout.${island()}.explain`) })]),
     h("details", { class: "advanced" },
       h("summary", { text: t("setup.advanced") }),
       h("label", { class: "field" }, t("setup.seed"),
@@ -214,7 +218,7 @@ function request() {
     // Only the options on the screen: one hidden keeps its default, whatever was tapped before.
     options: Object.fromEntries(Object.entries(draft.options).filter(([name]) => offered({ name }))),
     mode: draft.mode,
-    layout: draft.layout,
+    layout: island(),
   };
   if (draft.seed !== "" && /^\d+$/.test(String(draft.seed))) body.seed = Number(draft.seed);
   return body;

@@ -95,9 +95,20 @@ function tellPanel(ctx) {
         h("summary", { text: t("tell.red_private") }),
         h("div", { class: "grid" }, named.map((a) => button(t(`back.${a[1]}`), () => act(a), { outcome: a.join(" ") }, "pick red")))) : null);
   }
+  if (view.phase === "roll" && view.mode !== "physical") {
+    // Dealt tiles, yet the table may still roll its own dice: the companion's roll first, the
+    // real die's faces one tap away.
+    const told = tellPanel({ ...ctx, snapshot: { ...snapshot, state: { ...view, mode: "physical" } } });
+    told.querySelector("[data-intent=roll]")?.remove();
+    const dive = outcomes[0][0] === "dive";
+    const spinner = outcomes[0][0] === "spin";
+    return h("section", { class: "tell" },
+      button(t(spinner ? "tell.spin" : dive ? "tell.roll_dive" : "tell.roll"), () => intent("roll"), { intent: "roll" }, "big wide roll"),
+      h("details", { class: "own-dice", dataset: { dice: "table" } },
+        h("summary", { text: t("tell.own_dice") }), told));
+  }
   if (view.phase === "roll" && outcomes[0][0] === "spin") {
     const spin = button(t("tell.spin"), () => intent("roll"), { intent: "roll" }, view.mode === "physical" ? "secondary wide" : "big wide roll");
-    if (view.mode !== "physical") return h("section", { class: "tell" }, spin);
     const label = (a) => `${t(`spin.kind.${a[1]}`)} · ${t(`spin.move.${a[2]}`)}`;
     return h("section", { class: "tell" },
       h("h3", { text: t("tell.spin_result") }),
