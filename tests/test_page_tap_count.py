@@ -74,7 +74,10 @@ class Counted:
     def move(self) -> bool:
         """Pick up a piece (unless one is picked up already) and move it as far as one tap goes."""
         page = self.phone.page
-        if not page.locator("[data-selected]").count() and not page.locator("[data-target]").count():
+        if (
+            not page.locator("[data-selected]").count()
+            and not page.locator("[data-target]").count()
+        ):
             if not page.locator("[data-source]").count():
                 return False
             self.click("[data-source] >> nth=0")
