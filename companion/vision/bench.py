@@ -39,7 +39,7 @@ import cv2
 import numpy as np
 
 from ..engine import board
-from . import synth
+from . import geometry, synth
 from .classify import Calibration
 from .markers import MarkerLayout
 from .markers import load as load_markers
@@ -111,6 +111,8 @@ class Photos:
     wrong_sure_under_arm: int = 0
     """Of them, wrong with confidence ≥ 0.5."""
     hidden_under_arm: int = 0
+    positions_hidden: int = 0
+    """Land positions called hidden in registered frames (under an arm or not): not judged."""
 
     @property
     def setup_accepted(self) -> float:
@@ -127,6 +129,10 @@ class Photos:
     @property
     def terrain(self) -> float:
         return round(self.tiles_right / max(1, self.tiles), 5)
+
+    @property
+    def hidden(self) -> float:
+        return round(self.positions_hidden / max(1, len(geometry.LAND) * self.frames_registered), 4)
 
     @property
     def wrong_sure_arm(self) -> float:
@@ -182,6 +188,7 @@ def tally_photos(
                         )
                         out.wrong_sure_under_arm += wrong and verdict.confidence >= 0.5
                 if verdict.hidden:
+                    out.positions_hidden += 1
                     continue  # unsure is a verdict: not judged, counted apart
                 out.hexes += 1
                 out.hexes_right += verdict.land == (truth != "sea")
@@ -322,7 +329,10 @@ def conditions(
     names: tuple[str, ...] = tuple(synth.CONDITIONS),
 ) -> dict[str, float]:
     """Per condition and frame width W: ``vision.setup_accepted_C_W``,
-    ``vision.frames_registered_C_W``, ``vision.land_sea_C_W``, ``vision.terrain_C_W``; for
+    ``vision.frames_registered_C_W``, ``vision.land_sea_C_W``, ``vision.terrain_C_W`` (over
+    the positions judged), ``vision.hidden_C_W`` (the share of positions called hidden, not
+    judged: a tile showing another terrain than its own is hidden, so glare that turns a
+    forest grey lowers this figure, not the terrain's); for
     ``arm`` also ``vision.arm_wrong_sure_W`` (wrong verdicts with confidence ≥ 0.5 among the
     positions under the arm that were judged) and ``vision.arm_hidden_W`` (the share called
     hidden); for `GAME_CONDITIONS`, ``vision.turn_accuracy_C_W`` and
@@ -336,6 +346,7 @@ def conditions(
             figures[f"vision.frames_registered_{name}_{w}"] = p.registered
             figures[f"vision.land_sea_{name}_{w}"] = p.land_sea
             figures[f"vision.terrain_{name}_{w}"] = p.terrain
+            figures[f"vision.hidden_{name}_{w}"] = p.hidden
             if name == "arm":
                 figures[f"vision.arm_wrong_sure_{w}"] = p.wrong_sure_arm
                 under = p.hidden_under_arm + p.judged_under_arm

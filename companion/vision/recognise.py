@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import math
 from dataclasses import dataclass
 from typing import Any
 
@@ -10,7 +11,7 @@ import cv2
 import numpy as np
 
 from ..engine import board
-from . import geometry
+from . import geometry, sharpness
 from .aruco import MarkerDetector
 from .calibrate import fit_known, propose
 from .classify import HIDDEN, SURE_SEA, Calibration, HexVerdict, Normaliser, classify
@@ -77,6 +78,7 @@ class Observation:
             "markers_seen": list(r.seen),
             "error_hex_units": None if r.error == float("inf") else round(r.error, 4),
             "shift_hex_units": None if r.shift == float("inf") else round(r.shift, 4),
+            "smear_hex_units": None if math.isnan(r.smear) else round(r.smear, 4),
             "calibrated": self.calibrated,
             "positions": [v.to_json() for v in self.positions.values()],
             "blocked_sea": [board.name(h) for h in self.blocked_sea()],
@@ -122,7 +124,27 @@ class Recogniser:
             if isinstance(measured, str):
                 return Registration(None, (), (), float("inf"), measured)
             self.measured = measured
-        return register(gray, self.markers, self.detector, measured=self.measured)
+        registration = register(gray, self.markers, self.detector, measured=self.measured)
+        if not registration.ok or registration.homography is None:
+            return registration
+        laid = {m.id: np.array(m.corners(), np.float64) for m in self.markers.markers}
+        laid.update(self.measured.corners if self.measured else {})
+        smear = sharpness.width(
+            gray,
+            registration.homography,
+            np.array([laid[i] for i in registration.markers]),
+            self.markers.markers[0].size / 6,  # a 4x4 marker is 6 cells wide
+            registration.lens,
+        )
+        registration = dataclasses.replace(registration, smear=smear)
+        if smear > sharpness.MAX_BLUR:
+            return dataclasses.replace(
+                registration,
+                homography=None,
+                reason=f"the frame is smeared ({smear:.2f} hex units, limit "
+                f"{sharpness.MAX_BLUR:.2f}): something moved",
+            )
+        return registration
 
     def observe(self, frame: np.ndarray, registration: Registration | None = None) -> Observation:
         """Verdicts for a BGR uint8 frame; pass `registration` to skip finding the markers."""

@@ -70,6 +70,9 @@ class Registration:
     """How far off a hex centre may be, at worst (hex units, `PIN_SIGMAS` σ; `_shift`)."""
     lens: Lens | None = None
     """The lens whose bend was undone (None: taken as straight)."""
+    smear: float = float("nan")
+    """How smeared the frame is at its markers (hex units, `sharpness.width`; nan: not
+    measured)."""
 
     @property
     def ok(self) -> bool:
