@@ -120,7 +120,9 @@ hand are its own to know until each is placed (B-5), so they differ between the 
 def clean(body: bytes) -> bytes:
     """A stream without what differs between equal histories (ids, pings) and without the
     placements offered to the seat placing (`PLACES`)."""
-    body = re.sub(rb"^: ping\n\n", b"", body, flags=re.M)  # a comment and its blank line
+    # A ping (an event the page's watchdog counts on; once a comment): every 15 s, so at other
+    # moments in twins that take longer than that.
+    body = re.sub(rb"^(: ping|event: ping\ndata: [^\n]*)\n\n", b"", body, flags=re.M)
     # The panel's, camera's and disk's status: public, told when it changes or every 30 s,
     # so at other moments in the twins.
     body = re.sub(rb"^event: status\ndata: [^\n]*\n\n", b"", body, flags=re.M)
