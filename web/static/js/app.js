@@ -117,7 +117,7 @@ async function send(what) {
       // Not a rule broken: the board moved on (or the table did not answer). Show it as it is.
       app.ui.refusal = { sentence: t(e.body.stale ? "play.stale" : "error.timeout"), stale: true };
       app.ui.selected = null;
-      await freshBoard(made, true);
+      if (e.body.stale) await freshBoard(made, true);
     }
   } finally {
     app.ui.busy = false;
