@@ -224,78 +224,77 @@ def test_a_reload_storm_never_shows_offline(browser: Browser, daemon: Daemon) ->
 # -- on the page served in-process (waitress, a real Table): the Table held still at will --------
 
 
+@pytest.fixture
+def seated_ana(browser: Browser, live: Live) -> Iterator[tuple[int, Phone]]:
+    """A digital game at its first movement, Ana's phone in seat 1."""
+    game = live.new_game(seed=3, mode="digital")
+    lay_out(live, game)
+    ana = seated(browser, live.url, "Ana")[0]
+    yield game, ana
+    ana.close()
+    no_page_errors(ana)
+
+
 def test_two_phones_on_one_piece_the_second_is_shown_the_new_board(
-    browser: Browser, live: Live
+    live: Live, seated_ana: tuple[int, Phone]
 ) -> None:
     """The same piece moved by another phone a moment before this tap reaches the table: the
     tap is refused as stale ("the board changed"), with no rule it did not break (it broke
     none), and the page shows the board as it is now."""
-    game = live.new_game(seed=3, mode="digital")
-    lay_out(live, game)
-    ana = seated(browser, live.url, "Ana")[0]
-    try:
-        page = ana.page
-        page.click("[data-source] >> nth=0")
-        page.wait_for_selector("[data-target]")
-        kind, name = str(page.get_attribute("[data-selected]", "data-selected")).split(":")
-        target = int(page.get_attribute("[data-target] >> nth=0", "data-hex") or -1)
-        named = person_name if kind == "person" else (lambda b: f"b{b + 1}")
-        other = next(
-            a for a in live.mirror(game).legal_actions()
-            if a[0] in ("move", "sail") and named(a[1]) == name and a[2] != target
-        )  # fmt: skip
-        actions = live.table.snapshot(game, "referee")["actions"]
-        release = threading.Event()
-        hold = threading.Thread(target=lambda: live.table.read(lambda: release.wait(5)))
-        hold.start()
-        time.sleep(0.2)  # the Table holds still: what comes now waits in its queue, in order
-        first = live.table.submit(Command("phone", 0, "other-phone", game, action=list(other)))
-        page.click("[data-target] >> nth=0")  # this phone's tap, made on the board before it
-        page.wait_for_selector("[data-pending=yes]")
-        time.sleep(0.5)
-        release.set()
-        hold.join()
-        assert first.result(10).accepted
-        refusal = page.wait_for_selector(".refusal")
-        assert refusal is not None
-        assert "board changed" in refusal.inner_text()
-        assert refusal.get_attribute("data-rule") == ""
-        assert live.table.snapshot(game, "referee")["actions"] == actions + 1  # the other's only
-        ana.shot("stale")
-        no_page_errors(ana)
-    finally:
-        ana.close()
+    game, ana = seated_ana
+    page = ana.page
+    page.click("[data-source] >> nth=0")
+    page.wait_for_selector("[data-target]")
+    kind, name = str(page.get_attribute("[data-selected]", "data-selected")).split(":")
+    target = int(page.get_attribute("[data-target] >> nth=0", "data-hex") or -1)
+    named = person_name if kind == "person" else (lambda b: f"b{b + 1}")
+    other = next(
+        a for a in live.mirror(game).legal_actions()
+        if a[0] in ("move", "sail") and named(a[1]) == name and a[2] != target
+    )  # fmt: skip
+    actions = live.table.snapshot(game, "referee")["actions"]
+    release = threading.Event()
+    hold = threading.Thread(target=lambda: live.table.read(lambda: release.wait(5)))
+    hold.start()
+    time.sleep(0.2)  # the Table holds still: what comes now waits in its queue, in order
+    first = live.table.submit(Command("phone", 0, "other-phone", game, action=list(other)))
+    page.click("[data-target] >> nth=0")  # this phone's tap, made on the board before it
+    page.wait_for_selector("[data-pending=yes]")
+    time.sleep(0.5)
+    release.set()
+    hold.join()
+    assert first.result(10).accepted
+    refusal = page.wait_for_selector(".refusal")
+    assert refusal is not None
+    assert "board changed" in refusal.inner_text()
+    assert refusal.get_attribute("data-rule") == ""
+    assert live.table.snapshot(game, "referee")["actions"] == actions + 1  # the other's only
+    ana.shot("stale")
 
 
 def test_a_seated_phone_watches_instead_changes_seat_and_leaves_an_abandoned_game(
-    browser: Browser, live: Live
+    live: Live, seated_ana: tuple[int, Phone]
 ) -> None:
-    game = live.new_game(seed=3, mode="digital")
-    lay_out(live, game)
-    ana = seated(browser, live.url, "Ana")[0]
-    try:
-        page = ana.page
-        page.click("[data-ways=out] summary")
-        ana.shot("ways-out")
-        page.click("[data-go=watch-instead]")
-        page.wait_for_selector("body[data-screen=play] .turn")
-        ana.wait_live()
-        assert not page.locator(".players-strip .you").count()  # a spectator now
-        page.click("[data-ways=out] summary")
-        assert not page.locator("[data-go=change-seat]").count()
-        page.click("[data-go=leave]")
-        page.wait_for_selector("body[data-screen=join]")
-        ana.take_seat(2)  # another seat
-        assert page.locator(".players-strip li[data-seat='1'] .you").count() == 1
-        # The table moves on to another game: a reload does not take the phone back to the old.
-        newer = live.new_game(seed=4)
-        assert newer != game
-        page.reload()
-        page.wait_for_selector("body[data-screen=join]")
-        assert ana.data("screen") == "join" and page.locator("[data-seat='1']").count() == 1
-        no_page_errors(ana)
-    finally:
-        ana.close()
+    game, ana = seated_ana
+    page = ana.page
+    page.click("[data-ways=out] summary")
+    ana.shot("ways-out")
+    page.click("[data-go=watch-instead]")
+    page.wait_for_selector("body[data-screen=play] .turn")
+    ana.wait_live()
+    assert not page.locator(".players-strip .you").count()  # a spectator now
+    page.click("[data-ways=out] summary")
+    assert not page.locator("[data-go=change-seat]").count()
+    page.click("[data-go=leave]")
+    page.wait_for_selector("body[data-screen=join]")
+    ana.take_seat(2)  # another seat
+    assert page.locator(".players-strip li[data-seat='1'] .you").count() == 1
+    # The table moves on to another game: a reload does not take the phone back to the old.
+    newer = live.new_game(seed=4)
+    assert newer != game
+    page.reload()
+    page.wait_for_selector("body[data-screen=join]")
+    assert ana.data("screen") == "join" and page.locator("[data-seat='1']").count() == 1
 
 
 def test_real_tiles_default_to_the_island_as_laid_on_the_table(
