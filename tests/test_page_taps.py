@@ -98,3 +98,26 @@ def test_the_far_view_takes_a_tap_and_what_may_move_is_in_sight(phones: list[Pho
     assert page.locator("[data-zoom=far]").count() == 1  # near again
     assert page.evaluate(IN_SIGHT, ".hex.selected") == 1
     assert page.evaluate(IN_SIGHT, "[data-target]") >= 1
+
+
+@pytest.mark.rule("B-24")
+def test_B_24_at_the_creature_step_what_may_move_is_in_sight_and_one_tap_moves_it(
+    live: Live, phones: list[Phone]
+) -> None:
+    """B-24: a serpent rolled; the board is scrolled to where serpents may go (not the island's
+    middle), and a space only one serpent reaches moves it there in one tap."""
+    ana = next(p for p in phones if p.mine)
+    game = live.mirror(1)
+    while game.phase != "roll":
+        legal = game.legal_actions()
+        game = live.play(1, ("done",) if ("done",) in legal else legal[0])
+    game = live.play(1, ("roll", "serpent"))
+    assert game.phase == "creature"
+    page = ana.page
+    page.wait_for_selector("[data-target]")
+    assert page.evaluate(IN_SIGHT, "[data-target]") >= 1
+    ana.shot("creature-step")
+    actions = live.table.snapshot(1, "referee")["actions"]
+    ana.tap("[data-target] >> nth=0")
+    assert live.table.snapshot(1, "referee")["actions"] == actions + 1
+    assert live.mirror(1).state.turn == 1  # the serpent moved; Ben's turn
