@@ -63,7 +63,8 @@ function points(view) {
 }
 
 function button(label, onclick, data = {}, cls = "big") {
-  return h("button", { class: cls, onclick, dataset: data }, label);
+  // A button not ready yet says so to a screen reader too (it stays tappable, to explain why).
+  return h("button", { class: cls, onclick, dataset: data, "aria-disabled": cls.split(" ").includes("disabled") ? "true" : null }, label);
 }
 
 // The outcomes of a table decision this phone tells: a terrain, a tile's back, a die face.
