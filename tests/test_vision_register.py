@@ -114,3 +114,30 @@ def test_a_marker_that_is_not_where_the_file_says_is_left_out() -> None:
     # with a loose limit nothing is dropped, and the misfit shows in the error
     loose = register(_gray(shot.image), wrong, detector, max_error=1.0, max_shift=10.0)
     assert 3 in loose.markers and loose.error > r.error
+
+
+class _Misreading(MarkerDetector):
+    """OpenCV's detector, with the corners of marker `bad` moved `pixels` to the right: a
+    misread marker, or a print that bent."""
+
+    def __init__(self, bad: int, pixels: float) -> None:
+        super().__init__()
+        self.bad, self.pixels = bad, pixels
+
+    def detect(self, gray: np.ndarray) -> tuple[list[np.ndarray], list[int]]:
+        corners, ids = super().detect(gray)
+        shift = np.array([self.pixels, 0.0], np.float32)
+        return [c + shift if i == self.bad else c for c, i in zip(corners, ids, strict=True)], ids
+
+
+def test_a_misread_marker_does_not_spoil_the_fit_and_a_slight_one_is_kept() -> None:
+    """A marker that misses by half a hex does not move the board's hexes beyond what the
+    sampled disc tolerates; one that misses a little, as all do in a noisy frame, stays in."""
+    layout = load()
+    shot = batch("normal")[0].shots[0]
+    bad = layout.markers[0].id
+    far = register(_gray(shot.image), layout, _Misreading(bad, 25.0))
+    assert far.ok and len(far.markers) < len(far.seen)
+    assert _centre_error(far, shot.truth.homography or []) < MAX_SHIFT
+    near = register(_gray(shot.image), layout, _Misreading(bad, 2.0))
+    assert near.ok and bad in near.markers and len(near.markers) == 8

@@ -254,17 +254,51 @@ def register(
             float("inf"),
             f"too few markers: {len(found)} of {len(known)} found, {min_markers} needed",
         )
-    use = list(seen)
+    first = _fit_markers(found, laid, list(seen), min_markers, max_error, max_shift, seen, lens)
+    if first.ok or len(first.markers) == len(seen) or first.homography is not None:
+        return first
+    # Dropping a marker that missed left the board less pinned than keeping it would: in a
+    # noisy frame all markers miss alike, and one that misses a little more is no misread.
+    kept = _fit_markers(found, laid, list(seen), len(seen), max_error, max_shift, seen, lens)
+    return kept if kept.ok else first
+
+
+def _apart(board: np.ndarray, image: np.ndarray, k: int) -> float:
+    """How far marker `k` (of the (markers, 4, 2) corners) misses the fit of the others: its
+    corners' mean residual, hex units (infinite when the others cannot be fitted)."""
+    others = np.delete(np.arange(len(board)), k)
+    h = _fit(board[others], image[others])
+    if h is None:
+        return float("inf")
+    return float(_residuals(h, board[k : k + 1], image[k : k + 1]).mean())
+
+
+def _fit_markers(
+    found: dict[int, np.ndarray],
+    laid: dict[int, np.ndarray],
+    use: list[int],
+    min_markers: int,
+    max_error: float,
+    max_shift: float,
+    seen: tuple[int, ...],
+    lens: Lens | None,
+) -> Registration:
+    """The fit to the markers `use`, leaving out the worst while it misses by more than
+    `max_error` and more than `min_markers` remain; then the error and pinning checks."""
     while True:
         board = np.array([laid[i] for i in use], dtype=np.float64)
         image = np.array([found[i] for i in use], dtype=np.float64)
         h = _fit(board, image)
         if h is None:
             return Registration(None, (), seen, float("inf"), "the markers' corners are degenerate")
-        per_marker = _residuals(h, board, image).mean(axis=1)
-        worst = int(np.argmax(per_marker))
-        # One misread or bent marker must not spoil a frame that has enough others.
-        if per_marker[worst] > max_error and len(use) > min_markers:
+        if len(use) <= min_markers:
+            break
+        # One misread or bent marker must not spoil a frame that has enough others. It is
+        # judged against the fit of the others: a fit to all of them bends towards it (a
+        # homography has 8 degrees of freedom) and blames its neighbours instead.
+        apart = [_apart(board, image, k) for k in range(len(use))]
+        worst = int(np.argmax(apart))
+        if apart[worst] > max_error:
             del use[worst]
             continue
         break

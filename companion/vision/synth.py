@@ -1035,8 +1035,8 @@ def game(
         if sunk is not None:
             for _ in range(hand_frames):
                 yield sunk, dict(state), photo(rng, view, light, sunk)
-        for _ in range(frames_per_turn):
-            yield sunk, dict(state), photo(rng, view, light)
+        for _ in range(frames_per_turn):  # at rest: the arms of the conditions are the hands'
+            yield sunk, dict(state), photo(rng, view, light, still=True)
         legal = legal_sinks(state)
         if not legal:
             return
