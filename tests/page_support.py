@@ -49,6 +49,8 @@ PIN = "246813"
 SECRET = "the-page-tests-secret-of-more-than-32-characters"
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
 VIEWPORT = {"width": 360, "height": 640}
+TALL = {"width": 360, "height": 740}
+"""The phone of issue 17's tests: 360 px wide, 740 tall."""
 TAP = 44
 """The smallest touch target, in CSS pixels, each side."""
 
@@ -127,8 +129,10 @@ class Phone:
     chooser_seen: bool = False
 
     @classmethod
-    def open(cls, browser: Browser, url: str, name: str) -> Phone:
-        context = browser.new_context(viewport=VIEWPORT, device_scale_factor=1, locale="en-GB")
+    def open(
+        cls, browser: Browser, url: str, name: str, viewport: dict[str, int] = VIEWPORT
+    ) -> Phone:
+        context = browser.new_context(viewport=viewport, device_scale_factor=1, locale="en-GB")
         page = context.new_page()
         phone = cls(page, name)
         page.on("pageerror", lambda e: phone.errors.append(str(e)))
@@ -235,11 +239,13 @@ class Phone:
         return True
 
 
-def seated(browser: Browser, url: str, *names: str) -> list[Phone]:
+def seated(
+    browser: Browser, url: str, *names: str, viewport: dict[str, int] = VIEWPORT
+) -> list[Phone]:
     """A phone for each of `names`, joined with the PIN and seated in order from seat 1."""
     phones = []
     for seat, name in enumerate(names, 1):
-        phone = Phone.open(browser, url, name)
+        phone = Phone.open(browser, url, name, viewport)
         phone.join()
         phone.take_seat(seat)
         phones.append(phone)

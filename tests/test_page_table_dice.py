@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Browser
 
-from tests.page_support import Live, Phone, lay_out, no_page_errors, seated
+from tests.page_support import TALL, Live, Phone, lay_out, no_page_errors, seated
 
 pytest_plugins = ["tests.page_fixtures"]
 pytestmark = pytest.mark.page
@@ -30,7 +30,7 @@ def test_B_9_B_10_a_dealt_game_rolls_the_real_die_and_a_roll_that_moves_nothing_
     before any whale is on the board moves nothing, the turn passes, and the page says so."""
     game = live.new_game(seed=3, mode="digital")
     lay_out(live, game)
-    ana, ben = seated(browser, live.url, "Ana", "Ben")
+    ana, ben = seated(browser, live.url, "Ana", "Ben", viewport=TALL)
     try:
         to_roll(live, game)
         page = ana.page
@@ -60,7 +60,7 @@ def test_F_3_F_5_second_ties_chosen_at_setup_and_a_sale_checked_against_the_rese
 ) -> None:
     """F-5: "friendly at once" chosen on the setup screen reaches the game's rules; F-3: a sale
     of more than the reserve told is refused, naming the rule, and nothing is stored."""
-    ana = Phone.open(browser, live.url, "Ana")
+    ana = Phone.open(browser, live.url, "Ana", TALL)
     try:
         page = ana.page
         ana.join()

@@ -17,7 +17,7 @@ import time
 import pytest
 from playwright.sync_api import Browser
 
-from tests.page_support import ARTIFACTS, Live, Phone, lay_out, no_page_errors, same_seq
+from tests.page_support import ARTIFACTS, TALL, Live, Phone, lay_out, no_page_errors, same_seq
 
 pytest_plugins = ["tests.page_fixtures"]
 pytestmark = pytest.mark.page
@@ -25,7 +25,6 @@ pytestmark = pytest.mark.page
 GOAL = 6
 LIMIT = 600
 """Taps before a game gives up."""
-TALL = {"width": 360, "height": 740}
 
 
 class Counted:
@@ -112,8 +111,7 @@ def play_by_taps(browser: Browser, live: Live, seed: int) -> list[int]:
     lay_out(live, game_id)
     phones = []
     for seat, name in enumerate(("Ana", "Ben"), 1):
-        phone = Phone.open(browser, live.url, name)
-        phone.page.set_viewport_size(TALL)
+        phone = Phone.open(browser, live.url, name, TALL)
         phone.join()
         phone.take_seat(seat)
         phones.append(phone)

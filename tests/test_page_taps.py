@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Browser
 
-from tests.page_support import Live, Phone, lay_out, no_page_errors, seated
+from tests.page_support import TALL, Live, Phone, lay_out, no_page_errors, seated
 
 pytest_plugins = ["tests.page_fixtures"]
 pytestmark = pytest.mark.page
@@ -35,7 +35,7 @@ def where(live: Live, game_id: int, key: str) -> str:
 def phones(browser: Browser, live: Live) -> list[Phone]:
     game_id = live.new_game(seed=3, mode="digital")
     lay_out(live, game_id)
-    phones = seated(browser, live.url, "Ana", "Ben")
+    phones = seated(browser, live.url, "Ana", "Ben", viewport=TALL)
     yield phones
     for phone in phones:
         phone.close()

@@ -15,6 +15,8 @@ export const HAPPENINGS = [
 // The table pings an idle stream every [web] ping seconds; hearing nothing for 2.5 of them,
 // the page stops saying "live" and opens the stream anew (the watchdog).
 const PING_MS = 1000 * Number(document.body?.dataset.ping || 15);
+// A request's patience ([web] wait): a slow answer from a loaded table is not "offline".
+const WAIT_MS = 1000 * Number(document.body?.dataset.wait || 12);
 
 // onConnection gets true (live), false (offline: the table cannot be reached), "busy" (the
 // table answered, but serves as many streams as it can: it will try again), "connecting" (the
@@ -40,7 +42,7 @@ export function follow(game, { onSnapshot, onEvent, onStatus, onConnection, onSe
   // After an error: is the table there at all? A reload storm or a full table is not offline.
   async function probe() {
     try {
-      const answer = await fetch("/api/health", { signal: AbortSignal.timeout(Math.min(PING_MS, 5000)) });
+      const answer = await fetch("/api/health", { signal: AbortSignal.timeout(WAIT_MS) });
       if (!stopped && source?.readyState !== EventSource.OPEN) onConnection(busy ? "busy" : answer.ok ? "connecting" : false);
     } catch {
       if (!stopped && source?.readyState !== EventSource.OPEN) onConnection(false);
