@@ -272,7 +272,8 @@ def test_the_board_names_whose_pieces_are_where_and_answers_the_keyboard(
 ) -> None:
     """Each hex is a button named in words ("forest at 3.7: Ana's person"), the hexes that take
     a tap are Tab stops, the arrows walk the board, Enter picks up; the board in words lists
-    what may move now and where it may go, in the phone's language."""
+    what may move now and where it may go, in the phone's language; a sheet takes the focus and
+    Escape closes it."""
     game_id = live.new_game(mode="physical", seed=1)
     game = lay_out(live, game_id)
     assert game.phase == "move" and game.state.turn == 0
@@ -328,6 +329,16 @@ def test_the_board_names_whose_pieces_are_where_and_answers_the_keyboard(
     assert re.match(r"^(playa|bosque|montaña) en \S+: .*persona de Ana", label), label
     page.select_option("[data-field=language]", "en")
     page.wait_for_function("document.documentElement.lang === 'en'")
+
+    # A sheet (here: fixing a fact) takes the focus when it opens; Escape closes it and gives
+    # the focus back to the button that opened it.
+    page.focus("[data-fix=open]")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#sheet:not([hidden]) [data-sheet=cancel]")
+    page.wait_for_function("document.getElementById('sheet').contains(document.activeElement)")
+    page.keyboard.press("Escape")
+    page.wait_for_selector("#sheet", state="hidden")
+    assert page.evaluate("document.activeElement.dataset.fix") == "open"
 
 
 def luminance(rgb: tuple[int, int, int]) -> float:

@@ -5,9 +5,16 @@ import { h, show } from "./dom.js";
 import { t } from "./i18n.js";
 
 const root = () => document.getElementById("sheet");
+let opener = null; // what had the focus: it gets it back when the sheet closes
+
+// A keyboard reaches the sheet at once, and Escape closes it as Cancel does.
+function onKey(e) {
+  if (e.key === "Escape") closeSheet();
+}
 
 export function openSheet(title, ...children) {
   const el = root();
+  if (el.hidden) opener = document.activeElement;
   show(el,
     h("div", { class: "sheet-backdrop", onclick: closeSheet }),
     h("section", { class: "sheet-body", role: "dialog", "aria-modal": "true", "aria-label": title },
@@ -15,12 +22,19 @@ export function openSheet(title, ...children) {
       h("div", { class: "sheet-content" }, children),
       h("button", { class: "secondary wide", dataset: { sheet: "cancel" }, onclick: closeSheet }, t("common.cancel"))));
   el.hidden = false;
+  el.addEventListener("keydown", onKey);
+  el.querySelector(".sheet-content button, [data-sheet=cancel]")?.focus();
 }
 
 export function closeSheet() {
   const el = root();
+  const wasOpen = !el.hidden;
   el.hidden = true;
   el.replaceChildren();
+  el.removeEventListener("keydown", onKey);
+  // Back to where the player was, when that is still on the page (a redraw may have replaced it).
+  if (wasOpen && opener?.isConnected) opener.focus();
+  opener = null;
 }
 
 export function sheetOpen() {
