@@ -36,7 +36,7 @@ AXE := $(NPM_TOOLS)/axe/node_modules/axe-core/axe.min.js
 # Folders that ruff checks.
 LINT_PATHS := companion tests tools
 
-.PHONY: venv apt npm lint typecheck pytest test check-long bench demo clean
+.PHONY: venv apt npm lint typecheck compiled pytest test check-long bench demo clean
 
 # venv (internal): every other target needs the tools from .venv; this only reinstalls when
 # pyproject.toml changed, so a repeated `make test` starts at once.
@@ -79,10 +79,33 @@ lint: venv
 typecheck: venv
 	$(BIN)/mypy companion
 
+# compiled: the rules engine compiled by mypyc (from the dev extra) into build/compiled, beside
+# a copy of the rest of the package; the pure package stays as it is and is what runs unless
+# build/compiled is put first on PYTHONPATH. tests/test_compiled_engine.py plays the engine's tests
+# and the golden games against it; `companion bench engine` reports both. Without a C compiler
+# the engine stays pure Python and this says so.
+COMPILED := build/compiled
+ENGINE_SOURCES := $(filter-out companion/engine/__init__.py,$(wildcard companion/engine/*.py))
+
+compiled: venv $(COMPILED)/.built
+	@# the rest of the package as it is now (cheap); the engine's sources are those just built
+	@if [ -f $(COMPILED)/.built ]; then cp -r companion/. $(COMPILED)/companion/; fi
+
+$(COMPILED)/.built: $(ENGINE_SOURCES) | venv
+	@if ! command -v cc >/dev/null; then \
+	  echo "compiled: no C compiler here: the engine stays pure Python"; exit 0; \
+	fi; \
+	rm -rf $(COMPILED) && mkdir -p $(COMPILED) && cp -r companion $(COMPILED)/ && \
+	find $(COMPILED) -name __pycache__ -type d -prune -exec rm -rf {} + && \
+	cd $(COMPILED) && $(CURDIR)/$(BIN)/mypyc $(ENGINE_SOURCES) >mypyc.log && rm -rf build && \
+	touch .built
+
 # pytest (internal): the test suite, slow tests excluded. pytest exits 5 when it collected no
 # tests; that is a failure here, because a green run must mean tests ran.
-pytest: venv $(MICROPYTHON) $(AXE)
+# Where a C compiler is, `make test` built the compiled engine first and its test must run.
+pytest: venv compiled $(MICROPYTHON) $(AXE)
 	@status=0; \
+	if command -v cc >/dev/null; then export COMPANION_REQUIRE_COMPILED=1; fi; \
 	$(BIN)/pytest -q -p no:cacheprovider --timeout=600 -m 'not slow' $(PYTEST_ARGS) || status=$$?; \
 	if [ $$status -eq 5 ]; then \
 	  echo "make: pytest collected no tests; failing, because a test run must run tests" >&2; \
@@ -115,6 +138,13 @@ check-long: venv
 	@for players in 2 3 4; do \
 	  $(BIN)/companion simulate --players $$players --games 1000 --seed 1 --rules escape-1986 \
 	    --json | $(BIN)/python tools/check_simulate.py; \
+	done
+	@# bots (issue 19): three normal bots and a random player, 1,000 games in each ruleset and kit
+	@for rules in base five-six,overpopulated,dive-dice,squid dive-dice,squid,squid-variant-1 \
+	    densely-populated,leave-no-one-behind,all-equal,atlantis-is-gone escape-1986; do \
+	  players=4; case $$rules in five-six*) players=6;; esac; \
+	  $(BIN)/companion simulate --players $$players --bots 3 --games 1000 --seed 1 \
+	    --rules $$rules --json | $(BIN)/python tools/check_simulate.py; \
 	done
 	@status=0; \
 	$(BIN)/pytest -q -p no:cacheprovider --timeout=3600 -m slow $(PYTEST_ARGS) || status=$$?; \

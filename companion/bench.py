@@ -8,6 +8,7 @@ which machine, software and commit produced them. A section that cannot run here
 from __future__ import annotations
 
 import datetime
+import json
 import os
 import platform
 import queue
@@ -27,6 +28,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
+from . import compiled
 from .commands import REFEREE, SPECTATOR, Command, Event
 from .config import state_directory
 from .engine import Game, Rules
@@ -120,6 +122,36 @@ def playouts(rules: Rules, players: int, seconds: float) -> tuple[float, float]:
 
 
 def engine(seconds: float = 4.0) -> dict[str, float]:
+    """The engine imported here, then (when this one is pure and `make compiled` built it) the
+    compiled engine in a process of its own: its figures end in ``_compiled``."""
+    figures = engine_here(seconds)
+    folder = compiled.build()
+    if compiled.running() or folder is None:
+        return figures
+    out = subprocess.run(
+        [sys.executable, "-c", _COMPILED_RUN, str(seconds)],
+        cwd=folder,  # python -c puts the current folder first: the compiled package
+        env=compiled.environment(folder),
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    report = json.loads(out.stdout)
+    if not report["compiled"]:
+        raise RuntimeError(f"bench engine: {folder} did not import the compiled engine")
+    figures.update({f"{k}_compiled": v for k, v in report["figures"].items()})
+    return figures
+
+
+_COMPILED_RUN = """
+import json, sys
+from companion import bench, compiled
+figures = bench.engine_here(float(sys.argv[1]))
+print(json.dumps({"compiled": compiled.running(), "figures": figures}))
+"""
+
+
+def engine_here(seconds: float = 4.0) -> dict[str, float]:
     """Uniform random playouts of the base game with 4 players, on one core."""
     rules = Rules()
     per_s, per_game = playouts(rules, 4, seconds)
@@ -563,6 +595,8 @@ def run(sections: list[str]) -> dict[str, Any]:
         if runner is None:
             info["skipped"][section] = "not built yet in this version"
             continue
+        if section == "engine":  # pure Python or compiled by mypyc (`make compiled`)
+            info["engine.compiled"] = compiled.running()
         if section == "table":  # the figures depend on the disk: say which one
             info["store_path"] = str(store_path())
             info["store_fs"] = filesystem(store_path().parent.parent)[1]

@@ -97,7 +97,7 @@ def test_simulate_accepts_options(capsys: pytest.CaptureFixture[str]) -> None:
 def test_bench_engine_section_shape(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from companion import bench
+    from companion import bench, compiled
 
     monkeypatch.setattr(bench, "RUNNERS", {"engine": lambda: bench.engine(seconds=0.2)})
     status, out, _ = run(capsys, "bench", "engine", "--json")
@@ -107,13 +107,18 @@ def test_bench_engine_section_shape(
     for key in ("cpu", "cores", "python", "versions", "commit", "date", "skipped"):
         assert key in report["meta"]
     figures = report["figures"]
-    assert set(figures) == {
+    names = {
         "engine.playouts_per_s",
         "engine.decisions_per_game",
         "engine.action_p99_ms",
         "engine.playouts_per_s_all_kits",
         "engine.playouts_per_s_1986",
     }
+    # the pure engine ran here; the compiled one too, in its own process, when it is built
+    assert report["meta"]["engine.compiled"] is False
+    if compiled.build() is not None:
+        names |= {f"{name}_compiled" for name in names}
+    assert set(figures) == names
     assert all(isinstance(v, (int, float)) and v > 0 for v in figures.values())
 
 

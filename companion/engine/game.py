@@ -9,6 +9,7 @@ seeded draws (`chance`). Both then go through `apply()`; there is one code path.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from random import Random
 from typing import Any
 
 from . import (
@@ -264,26 +265,47 @@ class Game:
         s = self.state
         if by is not None and by != s.actor:
             self._check_actor(by, action)
-        if self._legal_set is None:
-            self._legal_set = set(self.legal_actions())
-        # Legal actions hold only str, int and None; 58.0 or True would equal a legal 58 or 1
-        # without being a hex or a person, so anything else goes through the full check.
-        if not (
-            type(action) is tuple
-            and all(type(x) in _PLAIN for x in action)
-            and action in self._legal_set
-        ):
-            action = actions.check(action)
-            if action not in self._legal_set:
-                if paths.is_path(action):
-                    return paths.apply(self, action)
-                raise self._refusal(action)
+        if not self._listed(action):
+            if self._legal_set is None:
+                self._legal_set = set(self.legal_actions())
+            # Legal actions hold only str, int and None; 58.0 or True would equal a legal 58 or
+            # 1 without being a hex or a person, so anything else goes through the full check.
+            if not (
+                type(action) is tuple
+                and all(type(x) in _PLAIN for x in action)
+                and action in self._legal_set
+            ):
+                action = actions.check(action)
+                if action not in self._legal_set:
+                    if paths.is_path(action):
+                        return paths.apply(self, action)
+                    raise self._refusal(action)
         ev: list[Event] = []
         if s.actor == CHANCE:
             s.draws += 1
         PHASES[s.phase][1](s, action, ev)
         self._settle(ev)
         return ev
+
+    def _listed(self, action: Any) -> bool:
+        """Is `action` the very object the engine listed for this decision (a bot's or a
+        simulation's pick from `legal_actions`)? Such an action needs no check: validating it
+        again cost a set of every legal action per decision. Anything else (a phone's, the
+        panel's, a log's) is checked in full by `apply`."""
+        listed = self._legal
+        if listed is None or type(action) is not tuple:
+            return False
+        try:
+            # index() finds the object itself first (identity before equality); an equal but
+            # different tuple (58.0 for 58) is not the listed object and is checked in full.
+            return listed[listed.index(action)] is action
+        except ValueError:
+            return False
+
+    def random_action(self, rng: Random) -> Action:
+        """A legal action of the current decision, each equally likely (a uniform random
+        player's pick), applied by `apply` without checking it again."""
+        return rng.choice(self.legal_actions())
 
     def forget_legal(self) -> None:
         """The state was replaced (a whole path): the legal actions must be listed anew."""

@@ -73,8 +73,10 @@ def legal(s: State) -> list[Action]:
     for p in s.people_of(seat):
         if s.p_kind[p] in (LAND, BOAT, SEA):
             person_moves(s, p, out)
+    b_people = s.b_people
     for b, pos in enumerate(s.b_pos):
-        if pos != OFF and seat in s.controllers(b):
+        # an empty boat is anyone's (B-14): most are, and need no count of who is aboard
+        if pos != OFF and (not b_people[b] or seat in s.controllers(b)):
             boat_moves(s, b, out)
     out.append(("done",))
     return out

@@ -72,12 +72,12 @@ def terrain_count(s: State) -> dict[str, int]:
 
 def values_left(s: State, seat: int) -> list[int]:
     """The values this seat has not placed yet, as a multiset (sorted)."""
-    left = Counter(fivesix.people_values(s.rules, s.players))
+    left = sorted(fivesix.people_values(s.rules, s.players))
     for p in s.people_of(seat):
         value = s.p_value[p]
-        if value is not None:
-            left[value] -= 1
-    return sorted(left.elements())
+        if value in left:  # a value not of this game (a position being checked) takes nothing
+            left.remove(value)
+    return left
 
 
 def next_unplaced(s: State, seat: int) -> int | None:

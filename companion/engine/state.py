@@ -90,11 +90,15 @@ class State:
         "_counts",
     )
 
-    def __init__(self, rules: Rules, players: int, seed: int, mode: str) -> None:
+    def __init__(
+        self, rules: Rules, players: int, seed: int, mode: str, *, empty: bool = False
+    ) -> None:
         self.rules = rules
         self.players = players
         self.mode = mode
         self.seed = seed
+        if empty:
+            return  # `copy` sets every other slot (compiled by mypyc, State has no bare __new__)
         self.draws = 0
         self.phase = "terrain"
         self.actor = CHANCE
@@ -323,7 +327,7 @@ class State:
     def copy(self) -> State:
         """An independent copy (what a search plays forward on); the same as a JSON round trip,
         without re-reading the rules or rebuilding the indexes."""
-        s = State.__new__(State)
+        s = State(self.rules, self.players, self.seed, self.mode, empty=True)
         for name in _SHARED:
             setattr(s, name, getattr(self, name))  # immutable, or never changed after __init__
         s.turns_taken = list(self.turns_taken)
