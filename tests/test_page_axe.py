@@ -22,7 +22,7 @@ import pytest
 from playwright.sync_api import Browser, Page
 
 from companion.engine import Game
-from tests.page_support import MEASURE, PIN, TAP, TAPPABLE, Live, lay_out, serving
+from tests.page_support import MEASURE, PIN, TALL, TAP, TAPPABLE, Live, lay_out, serving
 from tests.test_flotilla_table import PLAYERS as CAPTAINS
 from tests.test_page_defence import shark_beside_a_swimmer
 from tests.test_page_tiebreak import up_to_the_volcano, volcano_next
@@ -33,7 +33,6 @@ pytestmark = pytest.mark.page
 ROOT = Path(__file__).resolve().parent.parent
 BOARD_JS = ROOT / "web" / "static" / "js" / "board.js"
 AXE = ROOT / ".npm-tools" / "axe" / "node_modules" / "axe-core" / "axe.min.js"
-SIZE = {"width": 360, "height": 740}
 LANGUAGES = ("en", "es", "fr")
 # Every call the page makes to vibrate, to keep the screen awake and to sound a tone, recorded
 # on its way to the browser's own.
@@ -61,7 +60,7 @@ def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Live]:
 @pytest.fixture(scope="module")
 def page(browser: Browser, live: Live) -> Iterator[Page]:
     # bypass_csp: axe-core is injected as a script the page's Content-Security-Policy refuses.
-    context = browser.new_context(viewport=SIZE, device_scale_factor=1, locale="en-GB",
+    context = browser.new_context(viewport=TALL, device_scale_factor=1, locale="en-GB",
                                   bypass_csp=True)  # fmt: skip
     page = context.new_page()
     page.add_init_script(CUE_SPY)
