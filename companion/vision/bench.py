@@ -60,15 +60,7 @@ seconds; after the verdict the rest show that the tracker keeps quiet once the g
 HAND_FRAMES = 2
 
 
-def _calibrate(
-    recogniser: Recogniser,
-    island: synth.Island,
-    mode: str,
-    size: tuple[int, int],
-    markers: MarkerLayout,
-    seed: int,
-    index: int,
-) -> tuple[Calibration | None, int]:
+def _calibrate(recogniser: Recogniser, island: synth.Island) -> tuple[Calibration | None, int]:
     """From the island's setup photo; when it is refused, from a new one (as people would
     take another), up to `SETUP_TRIES` photos."""
     shot = island.setup
@@ -157,11 +149,9 @@ def tally_photos(
     `SETUP_TRIES`, as people would take another)."""
     markers = load_markers()
     out = Photos()
-    for index, island in enumerate(
-        synth.islands(seed, frames, mode, size, per_island, layout=markers)
-    ):
+    for island in synth.islands(seed, frames, mode, size, per_island, layout=markers):
         recogniser = Recogniser(markers)
-        calibration, tries = _calibrate(recogniser, island, mode, size, markers, seed, index)
+        calibration, tries = _calibrate(recogniser, island)
         out.setups += tries
         out.setups_accepted += calibration is not None
         recogniser.calibration = calibration
@@ -208,9 +198,9 @@ def frame_ms(size: tuple[int, int], frames: int = TIMED_FRAMES, seed: int = SEED
         samples = []
         for island in synth.islands(seed + 1, frames, "all", size):
             recogniser = Recogniser()
-            try:
-                recogniser.calibration = recogniser.calibrate(island.setup.image, island.layout)
-            except NotRegistered:
+            # a refused setup photo is taken again, as people would
+            recogniser.calibration = _calibrate(recogniser, island)[0]
+            if recogniser.calibration is None:
                 continue
             for shot in island.shots:
                 t0 = time.perf_counter()
