@@ -20,6 +20,7 @@ from companion.engine import board
 from companion.table import Table
 from companion.vision import synth
 from companion.vision.calibrate import load as load_calibration
+from companion.vision.watch import NICENESS
 from tests.daemon_support import free_port
 from tests.playing import new_game, play_until
 
@@ -118,7 +119,8 @@ def test_the_camera_reaches_the_table_only_by_commands_and_snapshots() -> None:
 
 def test_the_camera_works_in_a_process_of_its_own(table: Table, tmp_path: Path) -> None:
     """No rule: the frames are looked at outside the daemon's interpreter, so its lock is never
-    held by the camera while a press waits; stopping the camera ends that process."""
+    held by the camera while a press waits, at a lower priority; stopping the camera ends that
+    process."""
     import os
 
     new_game(table, seed=5, mode="physical")
@@ -134,6 +136,9 @@ def test_the_camera_works_in_a_process_of_its_own(table: Table, tmp_path: Path) 
         assert process is not None and process.pid != os.getpid()
         wait(lambda: camera.status.startswith("watching"), "the camera watching")
         assert process.is_alive()
+        # and below the daemon's priority: a press goes first when both want the CPU
+        ours = os.getpriority(os.PRIO_PROCESS, 0)
+        assert os.getpriority(os.PRIO_PROCESS, process.pid) == min(19, ours + NICENESS)
     finally:
         camera.stop()
     assert not process.is_alive() and camera._process is None

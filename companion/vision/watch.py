@@ -25,6 +25,7 @@ game's layout as the truth, and kept in the calibration file for a restart in mi
 from __future__ import annotations
 
 import logging
+import os
 import time
 from multiprocessing.connection import Connection
 from pathlib import Path
@@ -77,9 +78,15 @@ class Link:
             raise Stopped from None
 
 
+NICENESS = 10
+"""How much lower than the daemon the camera's process runs (`os.nice`)."""
+
+
 def main(conn: Connection, source: str, calibration: str, interval: float) -> None:
     """The process's entry point (spawned by `companion.camera.Camera`)."""
     logging.basicConfig(level=logging.INFO, format="%(name)s: %(message)s")
+    # Below the daemon: when both want the CPU, a player's press goes first, the frame waits.
+    os.nice(NICENESS)
     watcher = Watcher(Link(conn), source, Path(calibration), interval)
     try:
         watcher.run()
