@@ -107,10 +107,10 @@ async function send(what) {
   render();
   const made = app.snapshot?.version;
   try {
-    await command(app.game, what, made);
+    const reply = await command(app.game, what, made);
     app.ui.refusal = null;
     app.ui.dive = null;
-    await freshBoard(made);
+    if (reply.seq !== null && reply.seq !== undefined) await freshBoard(made); // it stored something
   } catch (e) {
     app.ui.refusal = e instanceof Refusal ? { rule: e.rule, sentence: e.sentence } : { sentence: String(e) };
     if (e instanceof Refusal && (e.body.stale || e.body.timeout)) {
