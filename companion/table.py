@@ -302,6 +302,17 @@ class Table:
 
         return self.read(job, timeout)
 
+    def step(self, timeout: float = 30.0) -> str | None:
+        """The step (the engine's phase) of the current game; None when no game has started.
+        What a panel's button means depends on it alone: asked on every press, so it is one
+        short read, not a snapshot."""
+
+        def job() -> str | None:
+            return None if self.current is None else self._fetch(None).game.phase
+
+        result: str | None = self.read(job, timeout)
+        return result
+
     def games(self, timeout: float = 30.0) -> tuple[list[GameRecord], int | None]:
         """Every stored game, oldest first, and the table's current one."""
         result: tuple[list[GameRecord], int | None] = self.read(

@@ -94,6 +94,22 @@ def test_roll_in_step_4_rolls_the_die(table: Table) -> None:
     assert f"rolled {action[1]}" in outcome.message
 
 
+def test_a_press_reads_the_step_without_a_snapshot(
+    table: Table, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """What a button means depends on the step alone: a press asks the Table for that, not for
+    a whole snapshot of the game (built for nobody, in the time a player waits)."""
+    game = new_game(table, seed=3)
+    play_until(table, game, "roll")
+
+    def no_snapshot(*args: object) -> None:
+        raise AssertionError("a press asked for a snapshot")
+
+    monkeypatch.setattr(table, "snapshot", no_snapshot)
+    outcome = carry_out(table, Press("roll"), "gpio")
+    assert outcome.accepted and outcome.step == "roll"
+
+
 def test_roll_draws_a_tile_back_the_table_waits_for(table: Table) -> None:
     game = new_game(table, seed=3, mode="physical")
     play_until(table, game, "back")

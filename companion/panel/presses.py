@@ -12,7 +12,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from ..commands import SPECTATOR, Command, Reply
+from ..commands import Command, Reply
 from ..table import Refused, Table
 from . import buttons
 from .buttons import Press
@@ -76,14 +76,9 @@ def current_step(table: Table, timeout: float = TIMEOUT) -> str | None:
 
     Raises TableDown when the table cannot say, TimeoutError when it does not answer."""
     try:
-        # Asked first, so that no game is an answer rather than an error in the Table's log.
-        if table.read(lambda: table.current, timeout) is None:
-            return None
-        snapshot = table.snapshot(None, SPECTATOR)
+        return table.step(timeout)
     except Refused as e:  # the table is shutting down, or the game cannot be loaded
         raise TableDown(e.message) from None
-    step: str = snapshot["state"]["phase"]
-    return step
 
 
 def carry_out(table: Table, press: Press, source: str, timeout: float = TIMEOUT) -> Outcome:
