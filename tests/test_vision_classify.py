@@ -292,3 +292,22 @@ def test_a_skin_coloured_arm_is_hidden_not_read_as_a_tile() -> None:
     assert photos.frames_registered == 6
     assert photos.hidden_under_arm > 10 and photos.judged_under_arm > 5
     assert photos.wrong_sure_under_arm == 0
+
+
+def test_positions_clipped_white_by_glare_are_hidden() -> None:
+    """Unsure is a verdict: a lamp's reflection that clips hexes to white leaves no colour of
+    them (white, less the glare estimated from the sea, can pass for sea). In this rendered
+    table (every impairment, 640×480) three tiles under the glare read as sea without it."""
+    import itertools
+
+    from companion.vision import synth
+
+    frames = [shot for _, _, shot in itertools.islice(synth.game(8, "all", (640, 480), 2), 2)]
+    truth = frames[0].truth.positions
+    recogniser = Recogniser()
+    recogniser.calibration = recogniser.calibrate(frames[0].image, truth)
+    seen = recogniser.observe(frames[1].image)
+    assert frames[1].truth.params["glare"] > 100
+    hidden = [h for h, v in seen.positions.items() if v.hidden]
+    wrong = [h for h, v in seen.positions.items() if not v.hidden and v.land != (truth[h] != "sea")]
+    assert hidden and not wrong

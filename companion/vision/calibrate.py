@@ -18,7 +18,7 @@ import numpy as np
 from ..engine import board
 from ..engine.data import TERRAIN_COUNT, TERRAINS
 from . import geometry
-from .classify import Calibration, Normaliser, setup_relative
+from .classify import OVEREXPOSED, Calibration, Normaliser, setup_relative
 from .model import ColourModel
 from .sample import HexSamples
 
@@ -40,9 +40,12 @@ def fit_known(
         raise ValueError("the layout must give beach, forest or mountain for all 40 positions")
     rel, clear = setup_relative(samples, normaliser)
     rows = _rows(samples.hexes)
-    classes = {"sea": rel.pixels[clear]}
+    lit = samples.clipped <= OVEREXPOSED  # a clipped hex shows the lamp, not its colour
+    classes = {"sea": rel.pixels[clear & lit] if (clear & lit).any() else rel.pixels[clear]}
     for t in TERRAINS:
-        classes[t] = rel.pixels[[rows[h] for h in geometry.LAND if layout[h] == t]]
+        tiles = [rows[h] for h in geometry.LAND if layout[h] == t]
+        seen = [k for k in tiles if lit[k]]
+        classes[t] = rel.pixels[seen or tiles]
     return Calibration(
         ColourModel.fit(classes),
         {h: layout[h] for h in geometry.LAND},

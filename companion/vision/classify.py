@@ -250,6 +250,9 @@ HIDDEN_SHARE = 0.3
 """A hex whose best class explains less than this share of its samples shows mostly something
 else: an arm, a phone, a sleeve's shadow, or a heap of pieces."""
 
+OVEREXPOSED = 0.5
+"""A hex with more than this share of its samples clipped (`sample.CLIPPED`) is hidden."""
+
 HIDDEN_NEIGHBOURS = 3
 """A hex with this many of its 6 neighbours hidden lies under the same arm or phone (a piece
 covers one hex; an arm covers a band of them), so it is hidden too: what shows through between
@@ -273,9 +276,10 @@ def hidden(
 ) -> np.ndarray:
     """(hexes,) True where the camera cannot see the hex (see `HIDDEN_SHARE`); `odd_sea`
     (hexes,) marks permanent sea that does not read as sea: something lies over it (an arm, a
-    boat), which counts towards hiding the hexes beside it. `foreign` (hexes,) marks positions
-    that read as a terrain other than their own tile's: a tile never changes its terrain, so
-    something else shows there (an arm, a phone, a sleeve)."""
+    boat), which counts towards hiding the hexes beside it. `foreign` (hexes,) marks hexes that
+    cannot be what they read as: a position showing a terrain other than its own tile's (a
+    tile never changes its terrain: an arm, a phone, a sleeve shows there), or one clipped
+    white by glare."""
     if foreign is None:
         foreign = np.zeros_like(odd_sea)
     unseen = (explained_best < HIDDEN_SHARE) | foreign
@@ -305,8 +309,13 @@ def _verdicts(
     permanent = np.isin(np.array(samples.hexes), geometry.PERMANENT_SEA)
     sea_column = classes.index("sea")
     odd_sea = permanent & (probs[:, sea_column] < 0.5)
-    foreign = None if own is None else (own >= 0) & (best != own) & (best != sea_column)
-    unseen = hidden(share, samples.hexes, odd_sea, foreign) if hide else np.zeros(len(best), bool)
+    # glare or over-exposure that clipped most of a hex leaves no colour to judge
+    unreadable = samples.clipped > OVEREXPOSED
+    if own is not None:
+        unreadable |= (own >= 0) & (best != own) & (best != sea_column)
+    unseen = (
+        hidden(share, samples.hexes, odd_sea, unreadable) if hide else np.zeros(len(best), bool)
+    )
     out = {}
     for row, h in enumerate(samples.hexes):
         k = int(best[row])

@@ -25,6 +25,10 @@ AGREEMENT = 0.18
 """A sample agrees with its hex's median when every channel is within this (log units, about
 ±20 % in brightness): texture and noise stay inside, a piece of another colour falls outside."""
 
+CLIPPED = 250
+"""A sample with any channel at or above this grey level is clipped: a lamp's reflection or
+over-exposure, with no colour of the hex left in it."""
+
 _LOG = np.log(np.arange(256, dtype=np.float32) + BLACK_OFFSET)
 
 
@@ -45,6 +49,12 @@ class HexSamples:
     """(hexes,) share of samples that agree with the median: 1 on a clear hex, lower under a piece."""
     visible: np.ndarray
     """(hexes,) share of sample points inside the frame."""
+
+    @property
+    def clipped(self) -> np.ndarray:
+        """(hexes,) share of samples that are clipped (`CLIPPED`)."""
+        out: np.ndarray = (self.values.max(axis=2) >= CLIPPED).mean(axis=1)
+        return out
 
 
 class Sampler:
