@@ -2,9 +2,11 @@
 
 A saved person counts its whole value, a lost one nothing; one still out counts a share that
 shrinks with its distance from a safe island and with the creatures that can reach it next
-(sharks eat swimmers, whales capsize boats, serpents take both: B-25 ... B-27). A bot wants its
-own expectation high and the best other seat's low (the game is won by points, B-30; by people
-saved in the 1986 ruleset, E-8). The numbers were tuned by `companion bench bots`.
+(sharks eat swimmers, whales capsize boats, serpents take both: B-25 ... B-27). Aboard, it
+matters who steers (B-14): a boat its seat steers goes where its people need, one the others
+steer goes where theirs do. A bot wants its own expectation high and the best other seat's low
+(the game is won by points, B-30; by people saved in the 1986 ruleset, E-8). The numbers were
+tuned by `companion bench bots`.
 """
 
 from __future__ import annotations
@@ -26,6 +28,8 @@ SHARK_NEAR = 0.1  # a swimmer a shark can reach
 SERPENT_NEAR = 0.08  # anything at sea beside a sea serpent
 WHALE_NEAR = 0.08  # a boat with people a whale can reach
 LEADER_WEIGHT = 1.0  # how much the best other seat counts against the mean of the others
+OWN_BOAT = 0.1  # aboard a boat its seat steers (B-14): it can sail it to safety
+OTHERS_BOAT = 0.1  # aboard a boat other seats steer: they sail it where it suits them
 
 
 @cache
@@ -58,6 +62,7 @@ def shares(s: State) -> list[tuple[int, float]]:
         elif kind == BOAT:
             h = s.b_pos[s.p_at[p]]
             share = ON_BOAT - PER_STEP * dist[h]
+            share += OWN_BOAT if p // 10 in s.controllers(s.p_at[p]) else -OTHERS_BOAT
             if h in whale_near:
                 share -= WHALE_NEAR
             if h in serpent_near:
