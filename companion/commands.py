@@ -75,6 +75,10 @@ class Reply:
     stale: bool = False
     """Refused because it was made on a board that has changed since (`Command.at`,
     ``expires``): no rule was broken, the sender shows the board as it is now."""
+    key: str | None = None
+    """A refusal as data, with `params` (seats, pieces, hexes by their ids): a page words it in
+    its own language (`message` is English, for logs and the command line)."""
+    params: dict[str, Any] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         # The fields as they are (read them, never change them): asdict's deep copy of every

@@ -71,15 +71,21 @@ def _listed(legal: list[engine.Action]) -> list[list[Any]]:
 
 
 def shown(game: Game, action: list[Any], view: View) -> str:
-    """A stored action as `view` may read it: a placed value and a red back kept in hand are
-    the referee's to see (spec §9); everyone else reads them as unknown."""
+    """A stored action as `view` may read it, in notation (`told`)."""
+    return engine.notation(tuple(told(game, action, view)))
+
+
+def told(game: Game, action: list[Any], view: View) -> list[Any]:
+    """A stored action as `view` may know it, as its JSON list (a page words it): a placed
+    value and a red back kept in hand are the referee's to see (spec §9); everyone else reads
+    them as unknown."""
     a = tuple(action)
     if view != REFEREE:
         if a[0] == "place":
             a = ("place", a[1], None)
         elif a[0] == "back" and a[1] in sinking.kept_backs(game.state):
             a = ("back", "red")
-    return engine.notation(a)
+    return list(a)
 
 
 def seen(action: list[Any], events: Sequence[AnyEvent], view: View) -> list[Any] | None:
@@ -163,6 +169,8 @@ class Kind:
     """Verbs that record a fact of the table: never undone, but correctable."""
     choices: Callable[[Any, View], dict[str, Any]]
     shown: Callable[[Any, list[Any], View], str]
+    told: Callable[[Any, list[Any], View], list[Any]]
+    """An action as a view may know it, as its JSON list (`shown` is its notation)."""
     teller: Callable[[Any], int | None]
     """The only seat that may tell the outcome of the table's decision now (None: any)."""
 
@@ -175,6 +183,7 @@ KINDS: dict[str, Kind] = {
         FACTS,
         choices,
         shown,
+        told,
         lambda game: None,  # the island, a die, a tile's back: whoever is at the table
     ),
     # Nothing of a Flotilla game is hidden: every view reads an action as it was stored.
@@ -185,6 +194,7 @@ KINDS: dict[str, Kind] = {
         flotilla_actions.FACTS,
         lambda game, view: game.choices(engine_view(view)),
         lambda game, action, view: flotilla_actions.notation(action),
+        lambda game, action, view: list(action),
         lambda game: game.state.turn,  # F-1, F-2: the roller's phone is asked for the faces
     ),
 }

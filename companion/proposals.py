@@ -206,11 +206,16 @@ class Proposals:
         if proposal is None or command.args.get("id") != proposal.id:
             raise Refused(
                 "that camera proposal is no longer open (the game moved on, or the camera "
-                "proposed again): look at the board as it is now"
+                "proposed again): look at the board as it is now",
+                key="camera.gone",
             )
         actor = loaded.game.actor
         if command.seat is not None and actor is not None and command.seat != actor:
-            raise Refused(f"the tile is seat {actor + 1}'s to remove: their phone confirms it")
+            raise Refused(
+                f"the tile is seat {actor + 1}'s to remove: their phone confirms it",
+                key="camera.not_yours",
+                params={"seat": actor},
+            )
         return proposal
 
     def confirm(self, loaded: Loaded, command: Command) -> Reply:

@@ -209,7 +209,9 @@ class Table:
     def _on_thread(self, job: Callable[[], Any]) -> Future[Any]:
         future: Future[Any] = Future()
         if self._stopped:
-            future.set_exception(Refused("the table is shutting down; try again in a moment"))
+            future.set_exception(
+                Refused("the table is shutting down; try again in a moment", key="table.stopping")
+            )
         elif self._thread is None:  # never started: run in the caller's thread (tests, CLI)
             try:
                 future.set_result(self._job(job))
@@ -416,7 +418,7 @@ class Table:
     def _fetch(self, game: int | None) -> Loaded:
         game_id = self.current if game is None else game
         if game_id is None:
-            raise Refused("no game has been started at this table yet")
+            raise Refused("no game has been started at this table yet", key="table.no_game")
         loaded = self._loaded.get(game_id)
         if loaded is None:
             record, rows = self._record(game_id), self._store.log(game_id)
@@ -499,14 +501,17 @@ class Table:
             return reply
         except Refused as e:
             return Reply(command.request_id, False, command.game, rule=e.rule, message=e.message,
-                         stale=isinstance(e, Stale))  # fmt: skip
+                         stale=isinstance(e, Stale), key=e.key, params=e.params)  # fmt: skip
 
     def _in_time(self, loaded: Loaded, command: Command) -> None:
         """Refuse a command made on an older board, or come after its sender gave up on it."""
         if command.at is not None and command.at != version(loaded):
-            raise Stale("the board changed before this arrived: here it is now")
+            raise Stale("the board changed before this arrived: here it is now", key="board.changed")
         if command.expires is not None and self.clock() > command.expires:
-            raise Stale("this came after its phone stopped waiting for it: nothing was done")
+            raise Stale(
+                "this came after its phone stopped waiting for it: nothing was done",
+                key="board.too_late",
+            )
 
     def _first_reply(self, loaded: Loaded, command: Command) -> Reply | None:
         """The reply a command with this request id got the first time, if it was carried
@@ -541,7 +546,7 @@ class Table:
             if game_id is not None:
                 self._forget(game_id)
             log.error("could not store a change of game %s: %s", game_id, e)
-            raise Refused(storage_refusal(e)) from None
+            raise Refused(storage_refusal(e), key="table.storage") from None
 
     def _act(self, loaded: Loaded, command: Command, action: Any, note: str | None = None) -> Reply:
         """Check an action with the engine, then store it with the draws that follow it in one
@@ -549,13 +554,14 @@ class Table:
         game = loaded.game
         why = _not_theirs(KINDS[loaded.record.kind], game, command.seat)
         if why:
-            raise Refused(why)
+            teller = _teller(KINDS[loaded.record.kind], game)
+            raise Refused(why, key="dice.not_yours", params={"seat": teller})
         try:
             events = game.apply(action, by=command.seat)  # out of turn: refused by the rules
         except ILLEGAL as e:
-            raise Refused(e.message, e.rule) from None
+            raise Refused(e.message, e.rule, e.key, e.params) from None
         except MALFORMED as e:
-            raise Refused(str(e)) from None
+            raise Refused(str(e), key="action.unreadable") from None
         stored = KINDS[loaded.record.kind].check(action)
         done = Done(stored, command.source, command.seat, events, command.request_id, note)
         view = engine_view(_reader(command))
@@ -749,14 +755,20 @@ class Table:
         if loaded.record.kind == "flotilla":
             return self._flotilla_roll(loaded, command)
         if loaded.game.phase != "roll":
-            raise Refused("the creature die is rolled in step 4, after a tile is removed", "B-10")
+            raise Refused(
+                "the creature die is rolled in step 4, after a tile is removed",
+                "B-10",
+                "roll.not_now",
+            )
         return self._act(loaded, command, loaded.game.draw(), DRAWN)
 
     def _draw(self, loaded: Loaded, command: Command) -> Reply:
         if loaded.record.kind == "flotilla":
             return self._flotilla_roll(loaded, command)
         if not loaded.game.is_chance():
-            raise Refused("nothing is waiting for the table to decide")
+            raise Refused(
+                "nothing is waiting for the table to decide", key="table.nothing_to_decide"
+            )
         return self._act(loaded, command, loaded.game.draw(), DRAWN)
 
     def _flotilla_roll(self, loaded: Loaded, command: Command) -> Reply:
@@ -765,7 +777,10 @@ class Table:
         game = loaded.game
         assert isinstance(game, FlotillaGame)
         if not game.is_chance():
-            raise Refused("no dice are awaited: start a dive (F-1) or a research (F-2) first")
+            raise Refused(
+                "no dice are awaited: start a dive (F-1) or a research (F-2) first",
+                key="flotilla.no_dice",
+            )
         if loaded.record.settings.get("roll") == "digital":
             return self._act(loaded, command, game.draw(), DRAWN)
         seat = game.state.turn
@@ -781,7 +796,9 @@ class Table:
             self.bot_moves.pop(loaded.record.id, None)
             return self._act(loaded, replace(command, seat=move.seat), list(move.action))
         if ("done",) not in loaded.game.legal_actions():
-            raise Refused("there is nothing to skip now: this step needs a choice")
+            raise Refused(
+                "there is nothing to skip now: this step needs a choice", key="next.needs_choice"
+            )
         return self._act(loaded, command, ["done"])
 
     def _undoable(self, loaded: Loaded) -> Row | None:
@@ -801,10 +818,15 @@ class Table:
         if row is None:
             raise Refused(
                 "only the current player's own moves of this turn can be undone; a die or a "
-                "tile's back is a fact of the table: correct it instead"
+                "tile's back is a fact of the table: correct it instead",
+                key="undo.nothing",
             )
         if command.seat is not None and command.seat != loaded.game.state.turn:
-            raise Refused(f"only seat {loaded.game.state.turn + 1} may undo their own move")
+            raise Refused(
+                f"only seat {loaded.game.state.turn + 1} may undo their own move",
+                key="undo.not_yours",
+                params={"seat": loaded.game.state.turn},
+            )
         kind = KINDS[loaded.record.kind]
         notation = kind.shown(loaded.game, row.action, _reader(command))
         reply = Reply(
@@ -823,7 +845,11 @@ class Table:
         self._broadcast(
             loaded,
             "undone",
-            lambda view: {"action": kind.shown(loaded.game, row.action, view)},
+            # `played`: the action as data, for a page to word in its language.
+            lambda view: {
+                "action": kind.shown(loaded.game, row.action, view),
+                "played": kind.told(loaded.game, row.action, view),
+            },
         )  # fmt: skip
         return reply
 
@@ -831,7 +857,7 @@ class Table:
         seq, action = command.args.get("seq"), command.args.get("action")
         index = next((i for i, r in enumerate(loaded.log) if r.seq == seq), None)
         if index is None:
-            raise Refused(f"there is no action {seq} in force in this game")
+            raise Refused(f"there is no action {seq} in force in this game", key="correct.gone")
         old = loaded.log[index]
         kind = KINDS[loaded.record.kind]
         if old.action[0] not in kind.facts:
@@ -844,7 +870,11 @@ class Table:
         except MALFORMED as e:
             raise Refused(str(e)) from None
         if new[0] != old.action[0]:
-            raise Refused(f"a {old.action[0]} can only be corrected by another {old.action[0]}")
+            raise Refused(
+                f"a {old.action[0]} can only be corrected by another {old.action[0]}",
+                key="correct.same_verb",
+                params={"verb": old.action[0]},
+            )
         game = game_of(loaded.record)
         for row in loaded.log[:index]:
             game.apply(row.action)
@@ -852,7 +882,10 @@ class Table:
         try:
             game.apply(new)
         except ILLEGAL as e:
-            raise Refused(f"the correction is not possible there: {e.message}", e.rule) from None
+            # The rule's own key, when it has one; else the rule alone says why.
+            raise Refused(
+                f"the correction is not possible there: {e.message}", e.rule, e.key, e.params
+            ) from None
         dropped: list[Row] = []
         for row in loaded.log[index + 1 :]:
             # A later move stands only where its own seat still makes it: after the correction
@@ -892,6 +925,8 @@ class Table:
                 "seq": old.seq,
                 "was": kind.shown(game, old.action, view),
                 "now": kind.shown(game, new, view),
+                "was_played": kind.told(game, old.action, view),
+                "now_played": kind.told(game, new, view),
                 "by": by,
                 "dropped": [
                     {"seq": r.seq, "action": kind.shown(game, r.action, view)} for r in dropped
@@ -958,7 +993,11 @@ class Table:
         except MALFORMED as e:
             raise Refused(str(e)) from None
         if game.actor != seat or action not in game.legal_actions():
-            raise Refused(f"seat {seat + 1} may not do that now: the game moved on")
+            raise Refused(
+                f"seat {seat + 1} may not do that now: the game moved on",
+                key="game.moved_on",
+                params={"seat": seat},
+            )
         name = _seat(loaded, seat).get("colour") or _seat(loaded, seat)["name"]
         said = bots.sentence(game.state, str(name).capitalize(), action)
         why = str(command.args.get("why", ""))
@@ -995,6 +1034,11 @@ def _not_theirs(kind: Kind, game: AnyGame, seat: int | None) -> str:
     if teller is not None and seat != teller:
         return f"seat {teller + 1}'s phone tells what their dice show"
     return ""
+
+
+def _teller(kind: Kind, game: AnyGame) -> int | None:
+    """The only seat that may tell the table's dice now, if one is."""
+    return kind.teller(game) if game.is_chance() else None
 
 
 @dataclass(frozen=True)
@@ -1051,13 +1095,17 @@ def _may_correct(command: Command, fact: Row, turn: int) -> None:
         return
     what = f"action {fact.seq} ({fact.action[0]})"
     if fact.note == DRAWN or fact.source == "table":
-        raise Refused(f"{what} was drawn by the companion: no phone may change it")
+        raise Refused(
+            f"{what} was drawn by the companion: no phone may change it", key="correct.drawn"
+        )
     allowed = sorted({s for s in (fact.seat, turn) if s is not None})
     if command.seat not in allowed:
         seats = " or ".join(f"seat {s + 1}" for s in allowed)
         raise Refused(
             f"{what} may be corrected only by {seats} (who told it, or whose turn it was) or "
-            "by the table itself"
+            "by the table itself",
+            key="correct.not_yours",
+            params={"seats": allowed},
         )
 
 

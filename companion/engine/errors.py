@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 
 class EngineError(Exception):
     """Anything the engine refuses; the state is left as it was."""
@@ -31,9 +33,16 @@ class MalformedAction(EngineError):
 
 
 class IllegalAction(EngineError):
-    """A well-formed action that the rules forbid now; `rule` is the spec id it breaks."""
+    """A well-formed action that the rules forbid now; `rule` is the spec id it breaks.
 
-    def __init__(self, rule: str, message: str) -> None:
+    `key` and `params`, when given, say the same as data (``"turn.not_yours"``, ``{"seat": 2}``)
+    for a page to word in its own language; without them a page words the rule."""
+
+    def __init__(
+        self, rule: str, message: str, key: str | None = None, params: dict[str, Any] | None = None
+    ) -> None:
         super().__init__(f"{rule}: {message}")
         self.rule = rule
         self.message = message
+        self.key = key
+        self.params = params or {}

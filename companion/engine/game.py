@@ -366,7 +366,12 @@ class Game:
             raise creatures.past_limit(s, moved)  # the extra step of last turn's creature
         rule, what = self._whose()
         who = "the table" if by == TABLE else f"seat {int(by) + 1}"
-        raise IllegalAction(rule, f"it is seat {s.actor + 1}'s decision, not {who}'s ({what})")
+        raise IllegalAction(
+            rule,
+            f"it is seat {s.actor + 1}'s decision, not {who}'s ({what})",
+            "turn.not_yours",
+            {"seat": s.actor},
+        )
 
     def _whose(self) -> tuple[str, str]:
         """The rule that gives the current decision to its seat, and the decision in words."""

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 
 class FlotillaError(Exception):
     """Anything the Flotilla helpers refuse."""
@@ -13,10 +15,14 @@ class RuleBroken(FlotillaError):
     The helpers never change their inputs, so after a refusal the table simply asks again.
     """
 
-    def __init__(self, rule: str, message: str) -> None:
+    def __init__(
+        self, rule: str, message: str, key: str | None = None, params: dict[str, Any] | None = None
+    ) -> None:
         super().__init__(f"{rule}: {message}")
         self.rule = rule
         self.message = message
+        self.key = key  # as `IllegalAction`'s: the refusal as data, for a page to word
+        self.params = params or {}
 
 
 class DataError(FlotillaError):

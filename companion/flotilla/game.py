@@ -257,7 +257,12 @@ class FlotillaGame:
         verb = a[0]
         actor = self.actor
         if by is not None and actor is not None and by != actor:
-            raise RuleBroken(VERBS[verb], f"it is seat {actor + 1}'s decision, not seat {by + 1}'s")
+            raise RuleBroken(
+                VERBS[verb],
+                f"it is seat {actor + 1}'s decision, not seat {by + 1}'s",
+                "turn.not_yours",
+                {"seat": actor},
+            )
         if verb not in self._open():
             raise RuleBroken(
                 VERBS[verb], f"{verb} is not possible now: the table awaits {AWAITS[self.phase]}"

@@ -180,6 +180,9 @@ SCHEMAS: dict[str, Any] = {
             "rule": {"type": "string", "nullable": True},
             "message": {"type": "string"},
             "stale": {"type": "boolean"},
+            # A refusal as data: a page words `key` with `params` in its own language.
+            "key": {"type": "string", "nullable": True},
+            "params": OBJECT,
         },
     },
     "Snapshot": {
