@@ -24,6 +24,7 @@ from flask import Blueprint, Flask, current_app
 
 from . import access, payload
 from .payload import unprocessable
+from .session import language
 
 Press = Callable[[str, str], dict[str, Any]]
 """(button, gesture) -> what came of it; ValueError for an unknown button or gesture."""
@@ -39,7 +40,10 @@ def register(app: Flask, press: Press) -> None:
 
 @bp.get("")
 def page() -> tuple[str, int, dict[str, str]]:
-    return PAGE, 200, {"Content-Type": "text/html; charset=utf-8"}
+    # The page's words come from the phone page's catalogues (web/i18n), in the table's
+    # language unless this browser chose another (`session.language`).
+    html = PAGE.replace("{{lang}}", language())
+    return html, 200, {"Content-Type": "text/html; charset=utf-8"}
 
 
 @bp.post("/press")
@@ -59,7 +63,7 @@ def press() -> dict[str, Any]:
 
 
 PAGE = """<!doctype html>
-<html lang="en">
+<html lang="{{lang}}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -80,17 +84,21 @@ PAGE = """<!doctype html>
   p.help { opacity: 0.8; }
 </style>
 </head>
-<body>
-<h1>The table's panel (simulated)</h1>
+<body data-lang="{{lang}}">
+<h1 data-say="panel.title"></h1>
 <div class="buttons">
-  <button id="roll" data-button="roll">ROLL</button>
-  <button id="next" data-button="next">NEXT</button>
-  <button id="undo" data-button="undo">UNDO</button>
+  <button id="roll" data-button="roll" data-say="panel.roll"></button>
+  <button id="next" data-button="next" data-say="panel.next"></button>
+  <button id="undo" data-button="undo" data-say="panel.undo"></button>
 </div>
 <div id="said" aria-live="polite"></div>
-<p class="help">Click or tap a button; keep it down for a second to hold it
-(holding UNDO takes the whole turn back).</p>
+<p class="help" data-say="panel.help"></p>
 <script type="module">
+import { t, load, choose } from "/static/js/i18n.js";
+
+await load(choose(document.body.dataset.lang));
+for (const el of document.querySelectorAll("[data-say]")) el.textContent = t(el.dataset.say);
+document.title = t("panel.title");
 const HOLD_MS = 1000;
 const said = document.getElementById("said");
 let audio = null;
@@ -129,12 +137,15 @@ async function press(button, gesture) {
     if (r.status === 403) csrf = null;  // a stale token: read it again next time
     const out = await r.json();
     if (!r.ok) throw new Error(out.error || r.statusText);
-    const what = out.intent ? out.intent : "nothing to do now";
-    said.textContent = `${button.toUpperCase()}${gesture === "hold" ? " (held)" : ""}: ` +
-      `${what} - ${out.message}`;
+    // Said in the page's words: the button, and whether the table took it (the table's
+    // own sentence is English, for its log).
+    const name = gesture === "hold" ? t("panel.held", { button: t(`panel.${button}`) }) : t(`panel.${button}`);
+    const key = !out.intent ? "panel.nothing" : out.accepted ? "panel.done" : "panel.refused";
+    said.textContent = t(key, { button: name });
+    said.dataset.intent = out.intent || "";
     if (!out.accepted) { said.className = "refused"; beep(3); }
   } catch (e) {
-    said.textContent = `The companion did not answer: ${e.message}`;
+    said.textContent = t("panel.unreachable");
     said.className = "refused";
   }
 }

@@ -3,9 +3,9 @@
 // game itself: it sends commands and shows what the table says back.
 
 import { h, show } from "./dom.js";
-import { t, load, choose as chooseLanguage, switchTo, language, LANGUAGES } from "./i18n.js";
+import { t, load, choose as chooseLanguage, switchTo, language, setVariant, LANGUAGES } from "./i18n.js";
 import { get, post, command, setToken, Refusal } from "./api.js";
-import { follow, HAPPENINGS } from "./stream.js";
+import { follow } from "./stream.js";
 import { drawBoard, NEAR, extent, boardInWords } from "./board.js";
 import { taps, placeValues, describe, describePiece } from "./moves.js";
 import { turnPanel } from "./turn.js";
@@ -15,13 +15,12 @@ import { endScreen } from "./end.js";
 import { joinScreen } from "./join.js";
 import { openFix } from "./correct.js";
 import { choose, closeSheet } from "./sheet.js";
-import { remember, happeningsList } from "./happenings.js";
+import { remember, happeningsList, changed as rewritten } from "./happenings.js";
 import { fill, ink } from "./players.js";
-import { flotillaScreen, FLOTILLA_EVENTS } from "./flotilla.js";
-
-HAPPENINGS.push(...FLOTILLA_EVENTS); // a Flotilla game's events come on the same stream
+import { flotillaScreen } from "./flotilla.js";
 import { cameraPanel, markCamera } from "./camera.js";
 import { wholeMoves, pathAction, bringIntoView, hexAt, pendingLine, waysOut, nothingMoves, soleTargets } from "./play.js";
+import { refusalFrom, sentenceOf, statusText, BAD_STATES } from "./words.js";
 
 const app = {
   session: { authorised: false, seat: null, game: null },
@@ -46,10 +45,9 @@ const main = () => document.getElementById("main");
 
 // -- the status bar: always visible, whatever the screen -------------------------------------
 
-function statusWord(value) {
-  const text = String(value ?? "none");
-  if (/error|disconnect|lost|fail|unavailable|low|full/i.test(text)) return "bad";
-  if (text === "none" || text === "") return "off";
+function statusWord(state) {
+  if (BAD_STATES.has(state)) return "bad";
+  if (state === "none") return "off";
   return "ok";
 }
 
@@ -58,9 +56,10 @@ function renderBar() {
   const following = app.screen === "play";
   const conn = !following ? "idle" : typeof app.connected === "string" ? app.connected : app.connected ? "connected" : "disconnected";
   const part = (name) => {
-    const value = app.status[name] ?? "none";
-    return h("span", { class: `status ${statusWord(value)}`, dataset: { status: name }, title: String(value) },
-      t(`status.${name}`), ": ", value === "none" ? t("status.none") : String(value));
+    // The table reports a status in its own words; the page says it in the phone's.
+    const { state, text } = statusText(name, app.status[name] ?? (name === "storage" ? "ok" : "none"));
+    return h("span", { class: `status ${statusWord(state)}`, dataset: { status: name, state }, title: text },
+      t(`status.${name}`), t("status.colon"), text);
   };
   show(bar,
     h("span", { class: `conn ${conn}`, id: "conn", dataset: { connected: conn }, role: "status" },
@@ -112,10 +111,10 @@ async function send(what) {
     app.ui.dive = null;
     if (reply.seq !== null && reply.seq !== undefined) await freshBoard(made); // it stored something
   } catch (e) {
-    app.ui.refusal = e instanceof Refusal ? { rule: e.rule, sentence: e.sentence } : { sentence: String(e) };
+    app.ui.refusal = refusalFrom(e);
     if (e instanceof Refusal && (e.body.stale || e.body.timeout)) {
       // Not a rule broken: the board moved on (or the table did not answer). Show it as it is.
-      app.ui.refusal = { sentence: t(e.body.stale ? "play.stale" : "error.timeout"), stale: true };
+      app.ui.refusal = { said: t(e.body.stale ? "play.stale" : "error.timeout"), stale: true };
       app.ui.selected = null;
       if (e.body.stale) await freshBoard(made, true);
     }
@@ -321,7 +320,10 @@ function playScreen() {
     return over ? afterGame(screen) : screen;
   }
   if (over) {
-    return afterGame(endScreen({ snapshot, game: app.game, authorised: app.session.authorised, newGame: () => go("setup") }));
+    const end = endScreen({ snapshot, game: app.game, authorised: app.session.authorised, newGame: () => go("setup") });
+    const log = happeningsList(app.happenings, snapshot, app.board); // the whole game, to read again
+    if (log) end.append(log);
+    return afterGame(end);
   }
   const T = currentTaps();
   const m = marks(T);
@@ -334,7 +336,7 @@ function playScreen() {
     setValue: (v) => { app.ui.value = v; render(); },
     setDive: (d) => { app.ui.dive = d; render(); },
     openFix: () => openFix({ game: app.game, snapshot, correct: (seq, action) => intent("correct", { seq, action }) }),
-    happenings: happeningsList(app.happenings),
+    happenings: happeningsList(app.happenings, snapshot, app.board),
   });
   const screen = h("section", { class: "play" },
     playersStrip(snapshot),
@@ -358,7 +360,7 @@ function render() {
   } else if (app.screen === "setup") {
     if (!app.rules) {
       show(main(), h("p", { class: "hint", text: t("play.loading") }));
-      get("/api/rules").then((rules) => { app.rules = rules; render(); }, (e) => show(main(), h("p", { class: "refusal", text: e.sentence })));
+      get("/api/rules").then((rules) => { app.rules = rules; render(); }, (e) => show(main(), h("p", { class: "refusal", text: sentenceOf(e) })));
       return;
     }
     show(main(), setupScreen({ rules: app.rules, redraw: render, start: startGame, cancel: () => go("join") }));
@@ -406,9 +408,9 @@ function go(screen, game = null) {
         onSnapshot: (snapshot, name) => {
           const changed = !app.snapshot || app.snapshot.seq !== snapshot.seq;
           // An undo or a correction rewrites what happened: the old lines no longer hold.
-          if (name === "undone") app.happenings = [t("event.undone", { action: snapshot.action })];
-          if (name === "corrected") app.happenings = [t("event.corrected", { was: snapshot.was, now: snapshot.now, dropped: snapshot.dropped.length })];
+          if (name === "undone" || name === "corrected") app.happenings = [rewritten(name, snapshot)];
           app.snapshot = snapshot;
+          setVariant(snapshot.state?.rules?.modules?.includes("escape-1986") ? "1986" : "");
           if (snapshot.status) app.status = snapshot.status;
           // A roll that let nothing move passes the turn at once: say so, or it passes unseen.
           if (app.ui.rolled !== undefined && name !== "snapshot") {
@@ -430,7 +432,7 @@ function go(screen, game = null) {
             }
             return;
           }
-          if (app.snapshot) app.happenings = remember(app.happenings, kind, data, app.snapshot);
+          if (app.snapshot) app.happenings = remember(app.happenings, kind, data);
           if (kind === "rolled" || kind === "dived") app.ui.rolled = data.seat;
         },
         onStatus: (status) => { app.status = status; renderBar(); },
@@ -486,7 +488,7 @@ async function enterPin(pin) {
     app.pinError = null;
     await loadSession();
   } catch (e) {
-    app.pinError = e.sentence || String(e);
+    app.pinError = sentenceOf(e, "pin");
   }
   render();
 }
@@ -497,7 +499,7 @@ async function takeSeat(game, seat) {
     await loadSession();
     go("play", game);
   } catch (e) {
-    app.pinError = e.sentence || String(e);
+    app.pinError = sentenceOf(e);
     render();
   }
 }
@@ -550,7 +552,7 @@ async function start() {
     await loadSession();
     [app.board, app.voice] = await Promise.all([get("/api/board"), get("/api/voice").catch(() => null), loadGames(), loadStatus()]);
   } catch (e) {
-    show(main(), h("p", { class: "refusal", role: "alert", text: e.sentence || String(e) }));
+    show(main(), h("p", { class: "refusal", role: "alert", text: sentenceOf(e) }));
     return;
   }
   const wanted = location.hash.match(/^#play\/(\d+)$/);

@@ -79,7 +79,8 @@ function boatMark(snapshot, boat, people, x, y) {
   const passengers = boat.people.map((id) => people.get(id)).filter(Boolean);
   const parts = [
     s("path", { d: `M ${x - 0.62} ${y - 0.12} L ${x + 0.62} ${y - 0.12} L ${x + 0.42} ${y + 0.2} L ${x - 0.42} ${y + 0.2} Z`, class: "boat-hull" }),
-    s("text", { x, y: y + 0.05, class: "boat-text" }, boat.id),
+    // "Boat 8" is drawn as its number: "b8" is the engine's id, not a name players use.
+    s("text", { x, y: y + 0.05, class: "boat-text" }, boat.id.slice(1)),
   ];
   passengers.forEach((p, i) => {
     const player = byseat(snapshot, p.seat);
@@ -181,7 +182,7 @@ export function drawBoard(board, snapshot, marks, { scale = NEAR, onTap = null, 
     g.append(s("polygon", { points: corners(hex.x, hex.y, 0.97) }));
     // A target wears a dark ring and a bright dashed one, visible on sand, forest and sea alike.
     if (isTarget) g.append(s("polygon", { points: corners(hex.x, hex.y, 0.8), class: "ring" }));
-    if (hex.kind === "safe") g.append(s("text", { x: hex.x, y: hex.y - 0.55, class: "island-text" }, hex.name));
+    if (hex.kind === "safe") g.append(s("text", { x: hex.x, y: hex.y - 0.55, class: "island-text" }, t(`compass.${hex.name}`)));
     if ((isTarget || marks.next === hex.index) && hex.kind !== "safe") { // a safe island shows its name already
       g.append(s("text", { x: hex.x, y: hex.y + 0.78, class: "hex-name" }, hex.name));
     }

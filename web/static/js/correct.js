@@ -6,6 +6,7 @@ import { t } from "./i18n.js";
 import { get } from "./api.js";
 import { openSheet, closeSheet } from "./sheet.js";
 import { nameOf } from "./players.js";
+import { sentenceOf } from "./words.js";
 
 const FACTS = ["roll", "dive", "spin", "back", "terrain"];
 const FACES = ["serpent", "shark", "whale"];
@@ -56,7 +57,7 @@ export async function openFix({ game, snapshot, correct }) {
   try {
     rows = (await get(`/api/games/${game}/actions`)).actions;
   } catch (e) {
-    openSheet(t("fix.title"), h("p", { class: "refusal", text: e.sentence || String(e) }));
+    openSheet(t("fix.title"), h("p", { class: "refusal", text: sentenceOf(e) }));
     return;
   }
   // What the companion drew itself (a dealt island, a dealt back) is no one's mistake to fix.

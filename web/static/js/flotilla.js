@@ -10,6 +10,15 @@ import { h } from "./dom.js";
 import { t, has } from "./i18n.js";
 import { byseat, fill, ink } from "./players.js";
 import { get } from "./api.js";
+import { refusalText, refusalFrom } from "./words.js";
+
+function refusalLine(ui, snapshot) {
+  if (!ui.refusal) return null;
+  const said = refusalText(ui.refusal, snapshot);
+  return h("div", { class: "refusal", role: "alert", dataset: { rule: ui.refusal.rule || "", key: ui.refusal.key || "" } },
+    said.rule ? h("strong", { text: said.rule }) : null,
+    said.sentence ? h("p", { text: said.sentence }) : null);
+}
 
 // The stream's event kinds of a Flotilla game (app.js listens to them).
 export const FLOTILLA_EVENTS = [
@@ -153,13 +162,23 @@ function turnSteps(ctx) {
   ];
 }
 
+// Typing a tile's name redraws nothing (the field keeps its focus and the phone's keyboard):
+// the button that starts the dive is enabled there and then, once every skiff is filled in.
+const diveReady = () => form.skiffs.every((s) => s.tile.trim() && s.depth !== null && s.resource);
+
+function typed(skiff, value) {
+  skiff.tile = value;
+  const start = document.querySelector('[data-form="dive"] [data-go="dive"]');
+  if (start) start.disabled = !diveReady();
+}
+
 function diveForm(ctx) {
   const { snapshot, redraw } = ctx;
   const dice = snapshot.state.dice;
   const rows = form.skiffs.map((s, i) => h("li", { class: "option", dataset: { skiff: i } },
     h("div", { class: "row" },
       h("input", { type: "text", maxlength: 12, value: s.tile, placeholder: t("flotilla.tile"), "aria-label": t("flotilla.tile"),
-        dataset: { field: `tile-${i}` }, oninput: (e) => { s.tile = e.target.value; } }),
+        dataset: { field: `tile-${i}` }, oninput: (e) => typed(s, e.target.value) }),
       form.skiffs.length > 1 ? h("button", { class: "secondary small", dataset: { remove: i }, onclick: () => { form.skiffs.splice(i, 1); redraw(); } }, "✕") : null),
     h("p", { class: "option-title", text: t("flotilla.depth") }),
     segmented(dice.dive.map((k) => k.depth), s.depth, (v) => { s.depth = v; redraw(); }, (v) => t("flotilla.depth.kind", { name: dieName(dice.dive.find((k) => k.depth === v).name) }), { depth: i }),
@@ -171,7 +190,7 @@ function diveForm(ctx) {
     counter(form.cardDice[k.depth] || 0, (v) => { form.cardDice[k.depth] = v; redraw(); }, 0, 6, { card: k.depth })));
   const sonar = dice.icons.map((i) => h("button", { class: form.sonar.includes(i) ? "pick on" : "pick", dataset: { sonar: i },
     onclick: () => { form.sonar = form.sonar.includes(i) ? form.sonar.filter((x) => x !== i) : [...form.sonar, i]; redraw(); } }, t(`flotilla.icon.${i}`)));
-  const ready = form.skiffs.every((s) => s.tile.trim() && s.depth !== null && s.resource);
+  const ready = diveReady();
   const send = () => ctx.act(["dive", {
     skiffs: form.skiffs.map((s) => ({ tile: s.tile.trim(), depth: s.depth, resource: s.resource, barrels: s.barrels })),
     card_dice: Object.entries(form.cardDice).flatMap(([d, n]) => Array(n).fill(Number(d))),
@@ -369,7 +388,7 @@ async function startFix(ctx, roll) {
     form.faces = [...row.action[1]];
     ui.fixFaces = { seq: row.seq, roll };
   } catch (e) {
-    ui.refusal = { sentence: e.sentence || String(e) };
+    ui.refusal = refusalFrom(e);
   }
   ctx.redraw();
 }
@@ -478,9 +497,7 @@ export function flotillaScreen(ctx) {
   else if (view.phase === "roll") body = facesPanel(c);
   else if (view.phase === "tally") body = tallyPanel(c);
   else body = [rolledFaces(view), { barrels: barrelsPanel, deplete: depletePanel, wild: wildPanel }[view.phase](c)];
-  const refusal = ui.refusal ? h("div", { class: "refusal", role: "alert" },
-    ui.refusal.rule ? h("strong", { text: `${ui.refusal.rule}: ${t(`rule.${ui.refusal.rule}`)}` }) : null,
-    h("p", { text: ui.refusal.sentence })) : null;
+  const refusal = refusalLine(ui, snapshot);
   return h("section", { class: "flotilla screen-body", dataset: { kind: "flotilla", step: view.phase } },
     captains(snapshot),
     h("header", { class: "turn-head" },

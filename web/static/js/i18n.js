@@ -7,6 +7,13 @@ const STORED = "companion.lang";
 let words = {};
 let english = {};
 let current = "en";
+// A ruleset's own words: under the 1986 rules, "creature.serpent@1986" (a sea monster) before
+// "creature.serpent" (a sea serpent).
+let variant = "";
+
+export function setVariant(name) {
+  variant = name || "";
+}
 
 async function fetchCatalogue(lang) {
   const response = await fetch(`/i18n/${lang}.json`, { cache: "no-cache" });
@@ -46,8 +53,19 @@ export function has(key) {
   return key in words || key in english;
 }
 
+function lookup(key) {
+  if (variant) {
+    const own = words[`${key}@${variant}`] ?? english[`${key}@${variant}`];
+    if (own !== undefined) return own;
+  }
+  return words[key] ?? english[key];
+}
+
 // t("wait.player", {name: "Ana"}) -> "Waiting for Ana."; a missing key shows itself, to be noticed.
 export function t(key, params = {}) {
-  const text = words[key] ?? english[key] ?? key;
+  const text = lookup(key) ?? key;
   return text.replace(/\{(\w+)\}/g, (whole, name) => (name in params ? String(params[name]) : whole));
 }
+
+// A sentence starts with a capital, whatever a placeholder put first ("la persona de Ana…").
+export const capital = (s) => (s ? s[0].toUpperCase() + s.slice(1) : s);

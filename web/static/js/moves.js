@@ -2,7 +2,7 @@
 // pick up and places to put them (two taps), places to tap once (sink a tile, place a boat),
 // and answers that are buttons (done, play a tile, repel, a die face).
 
-import { t } from "./i18n.js";
+import { t, capital } from "./i18n.js";
 import { personLabel, creatureLabel, boatLabel, hexLabel } from "./players.js";
 
 // verb -> [kind of the piece picked up, kind of where it goes]
@@ -79,9 +79,15 @@ export function placeValues(legal) {
   return [...values].sort((a, b) => a - b);
 }
 
-// An action in words, for a chooser's button or a refusal.
+// An action in words, for a chooser's button, a log line or a refusal.
 export function describe(action, board, snapshot) {
-  const [verb, a, b] = action;
+  return capital(said(action, board, snapshot));
+}
+
+function said(action, board, snapshot) {
+  const [verb, a] = action;
+  // A whole move names its path: where it ends is what a player needs to read.
+  const b = ["go", "sail", "creature", "ride"].includes(verb) ? action[action.length - 1] : action[2];
   const hexName = (i) => hexLabel(board.hexes[i].name);
   const who = (i) => personLabel(snapshot, board.people[i]);
   const beast = (i) => creatureLabel(board.creatures[i]);
@@ -100,6 +106,10 @@ export function describe(action, board, snapshot) {
     }
     case "ride":
       return t("do.ride", { who: who(a), hex: hexName(b) });
+    case "go":
+      return t("do.go", { who: who(a), hex: hexName(b) });
+    case "spin":
+      return `${t(`spin.kind.${a}`)} · ${t(`spin.move.${action[2]}`)}`;
     case "board":
       return t("do.board", { who: who(a), boat: boat(b) });
     case "sail":
@@ -133,7 +143,7 @@ export function describe(action, board, snapshot) {
     case "terrain":
       return t(`terrain.${a}`);
     case "back":
-      return t(`back.${a}`);
+      return t(`back.${a || "red"}`);
     case "roll":
       return t(`face.${a}`);
     case "dive":
@@ -141,7 +151,7 @@ export function describe(action, board, snapshot) {
     case "reveal":
       return t("do.reveal", { who: who(a), value: b });
     default:
-      return action.join(" ");
+      return t("do.other");
   }
 }
 
@@ -150,7 +160,7 @@ export function describePiece(source, snapshot) {
   if (source.kind === "person") {
     const p = snapshot.state.people.find((x) => x.id === source.id);
     const place = p ? t(`where.${p.where}`) : "";
-    return `${personLabel(snapshot, source.id)} (${place})`;
+    return capital(`${personLabel(snapshot, source.id)} (${place})`);
   }
   if (source.kind === "boat") return boatLabel(source.id);
   return creatureLabel(source.id);

@@ -34,10 +34,19 @@ export function nameOf(snapshot, seat) {
   return byseat(snapshot, seat).name;
 }
 
-// "A3" is seat 1's third person: show it with its owner's name, "Ana 3".
+// "A3" is seat 1's third person. Players know a person by its owner and where it stands, never
+// by a number (a number beside a person reads as its value): "Ana's person", "Ana's person on
+// 3.4", "Ana's person in Boat 8".
+export function personName(snapshot, id) {
+  return t("piece.person", { name: nameOf(snapshot, "ABCDEF".indexOf(id[0])) });
+}
+
 export function personLabel(snapshot, id) {
-  const seat = "ABCDEF".indexOf(id[0]);
-  return `${nameOf(snapshot, seat)} ${id.slice(1)}`;
+  const name = nameOf(snapshot, "ABCDEF".indexOf(id[0]));
+  const p = (snapshot?.state?.people || []).find((x) => x.id === id);
+  if (p && p.at !== null && p.at !== undefined && p.where === "boat") return t("piece.person_in", { name, boat: boatLabel(p.at) });
+  if (p && p.at !== null && p.at !== undefined && ["land", "sea"].includes(p.where)) return t("piece.person_on", { name, hex: hexLabel(p.at) });
+  return t("piece.person", { name });
 }
 
 // "shark2" -> "Shark 2" in the phone's language.

@@ -5,6 +5,10 @@
 import { h } from "./dom.js";
 import { t, has } from "./i18n.js";
 import { PALETTE } from "./players.js";
+import { refusalFrom, refusalText } from "./words.js";
+
+const errorLine = (said) => h("div", { class: "refusal", role: "alert" },
+  said.rule ? h("strong", { text: said.rule }) : null, said.sentence ? h("p", { text: said.sentence }) : null);
 import { CAPTAINS, flotillaSetup, flotillaRequest } from "./flotilla.js";
 
 // Options shown only with their module: the squid's entry, the 1986 spinner and board.
@@ -15,11 +19,13 @@ const OPTION_MODULE = {
   layout_1986: "escape-1986",
   backs_1986: "escape-1986",
 };
-// Options that mean nothing with a module: 1986 people carry no values (E-4).
-const OPTION_NOT_WITH = { own_values_visible: "escape-1986" };
+// The 1986 box plays only its own options and the two the base game shares with it
+// (`creature_move`, `tiebreak`: E-1); the 30th edition's others answer questions of a game it
+// is not (values, repellents, the squid, the dolphin tile, the winds).
+const WITH_1986 = new Set(["creature_move", "tiebreak"]);
 const offered = (o) =>
   (!OPTION_MODULE[o.name] || draft.modules.has(OPTION_MODULE[o.name])) &&
-  !draft.modules.has(OPTION_NOT_WITH[o.name]);
+  (!draft.modules.has("escape-1986") || WITH_1986.has(o.name) || OPTION_MODULE[o.name] === "escape-1986");
 const STEPS = ["players", "rules", "table"];
 const FLOTILLA_STEPS = ["players", "flotilla"];
 const steps = () => (draft.kind === "flotilla" ? FLOTILLA_STEPS : STEPS);
@@ -59,8 +65,12 @@ export function resetSetup(previous = null) {
   }
 }
 
+// A group's name as a screen reader says it: the question it answers, in the page's words.
+const GROUP = { kind: "setup.game", count: "setup.players", mode: "setup.mode", layout: "setup.layout" };
+const groupName = (name) => t(GROUP[name] || `option.${name}.title`);
+
 function segmented(name, values, current, set, label) {
-  return h("div", { class: "segmented", role: "radiogroup", "aria-label": name },
+  return h("div", { class: "segmented", role: "radiogroup", "aria-label": groupName(name) },
     values.map((v) => h("button", {
       class: v === current ? "seg on" : "seg",
       role: "radio",
@@ -233,7 +243,7 @@ export function setupScreen({ rules, redraw, start, cancel }) {
   return h("section", { class: "setup screen-body", dataset: { step } },
     h("p", { class: "progress", text: t("setup.progress", { n: draft.step + 1, of: steps().length }) }),
     body,
-    draft.error ? h("div", { class: "refusal", role: "alert" }, draft.error.rule ? h("strong", { text: `${draft.error.rule}: ${t(`rule.${draft.error.rule}`)}` }) : null, h("p", { text: draft.error.sentence })) : null,
+    draft.error ? errorLine(refusalText(draft.error)) : null,
     h("div", { class: "footer-row sticky" },
       draft.step > 0
         ? h("button", { class: "secondary", dataset: { go: "back" }, onclick: () => { draft.step -= 1; redraw(); } }, t("common.back"))
@@ -248,7 +258,7 @@ export function setupScreen({ rules, redraw, start, cancel }) {
               draft = null;
             } catch (e) {
               draft.busy = false;
-              draft.error = { sentence: e.sentence || String(e), rule: e.rule };
+              draft.error = refusalFrom(e);
               redraw();
             }
           } }, t("setup.start"))

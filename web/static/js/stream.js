@@ -1,6 +1,8 @@
 // Following a game: one EventSource, reconnecting by itself, with a visible connected /
 // disconnected state. Every snapshot-bearing event replaces the page's picture of the game.
 
+import { FLOTILLA_EVENTS } from "./flotilla.js";
+
 // Events whose data is a whole snapshot for this phone's view (web/README.md).
 const SNAPSHOTS = ["snapshot", "state", "new_game", "undone", "corrected"];
 // Engine events, for the "what happened" lines.
@@ -11,6 +13,10 @@ export const HAPPENINGS = [
   "drifted", "repelled", "squid_removed", "whale_removed", "grabbed", "protected",
   "unprotected", "game_over", "result", "value_told", "immediate_point", "spun",
 ];
+
+// Each kind once: both games end with "game_over", and a dive is "dived" in both (a listener
+// registered twice would list every such event twice).
+const FOLLOWED = [...new Set([...HAPPENINGS, ...FLOTILLA_EVENTS])];
 
 // The table pings an idle stream every [web] ping seconds; hearing nothing for 2.5 of them,
 // the page stops saying "live" and opens the stream anew (the watchdog).
@@ -88,7 +94,7 @@ export function follow(game, { onSnapshot, onEvent, onStatus, onConnection, onSe
     });
     // A seat changed hands (taken, left, handed over, asked for): the page rereads its session.
     source.addEventListener("seat", (e) => onSeat?.(JSON.parse(e.data)));
-    for (const kind of HAPPENINGS) {
+    for (const kind of FOLLOWED) {
       source.addEventListener(kind, (e) => onEvent(kind, JSON.parse(e.data)));
     }
   }

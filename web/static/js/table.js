@@ -9,13 +9,14 @@
 import { h, show } from "./dom.js";
 import { t, load } from "./i18n.js";
 import { get } from "./api.js";
-import { follow, HAPPENINGS } from "./stream.js";
+import { follow } from "./stream.js";
+import { sentenceOf } from "./words.js";
 import { drawBoard, extent } from "./board.js";
 import { rollMeaning } from "./turn.js";
 import { resultParts } from "./end.js";
-import { remember, happeningsList } from "./happenings.js";
+import { remember, happeningsList, changed as rewritten, lineOf } from "./happenings.js";
 import { byseat, fill, ink } from "./players.js";
-import { FLOTILLA_EVENTS, captains, supplyLine, lastStep, lastTrade, ending, colour } from "./flotilla.js";
+import { captains, supplyLine, lastStep, lastTrade, ending, colour } from "./flotilla.js";
 
 // What just changed stays marked this long.
 const MARKED_MS = 4000;
@@ -183,7 +184,7 @@ function survive(snapshot) {
       rollLine(view),
       scores(snapshot),
       tilesLeft(view),
-      seatsOpen(snapshot) ? joinPanel(snapshot) : happeningsList(screen.happenings),
+      seatsOpen(snapshot) ? joinPanel(snapshot) : happeningsList(screen.happenings, snapshot, screen.board, 4),
       voiceButton(),
       status()),
   ];
@@ -301,7 +302,7 @@ async function start() {
   try {
     screen.board = await get("/api/board");
   } catch (e) {
-    show(main(), h("p", { class: "refusal", role: "alert", text: e.sentence || String(e) }));
+    show(main(), h("p", { class: "refusal", role: "alert", text: sentenceOf(e) }));
     return;
   }
   render();
@@ -311,8 +312,7 @@ async function start() {
         screen.happenings = [];
         screen.lastRoll = null;
       }
-      if (name === "undone") screen.happenings = [t("event.undone", { action: snapshot.action })];
-      if (name === "corrected") screen.happenings = [t("event.corrected", { was: snapshot.was, now: snapshot.now, dropped: snapshot.dropped.length })];
+      if (name === "undone" || name === "corrected") screen.happenings = [rewritten(name, snapshot)];
       screen.snapshot = snapshot.game === null ? null : snapshot;
       render();
     },
@@ -324,8 +324,8 @@ async function start() {
         screen.snapshot.state.tiles[data.hex] = data.terrain;
         return render(); // the whole island at once: nothing to single out
       }
-      screen.happenings = remember(screen.happenings, kind, data, screen.snapshot);
-      if (ROLLS.has(kind)) screen.lastRoll = screen.happenings[0] || null;
+      screen.happenings = remember(screen.happenings, kind, data).slice(0, 8);
+      if (ROLLS.has(kind)) screen.lastRoll = lineOf({ kind, e: data }, screen.snapshot, screen.board);
       if (kind === "turn") screen.lastRoll = null;
       mark(kind, data);
       render();
@@ -343,5 +343,4 @@ async function start() {
   if (/voice=on/.test(location.hash) && ["screen", "both"].includes(screen.voice.outlet)) voiceOn();
 }
 
-HAPPENINGS.push(...FLOTILLA_EVENTS.filter((k) => !HAPPENINGS.includes(k)));
 start();

@@ -6,6 +6,7 @@ import { h } from "./dom.js";
 import { t, has } from "./i18n.js";
 import { byseat, fill, ink, personLabel, creatureLabel, hexLabel } from "./players.js";
 import { describe, placeValues } from "./moves.js";
+import { refusalText } from "./words.js";
 
 const GREEN = ["shark", "whale", "boat", "whirlpool", "volcano", "dolphin"];
 const DIE_ORDER = ["serpent", "shark", "whale", "dolphin", "boat", "starfish"];
@@ -56,10 +57,10 @@ function spinMeaning(view, kind, move) {
     t(move === "dive" ? "spin.how.dive" : kind === "dolphin" ? "spin.how.dolphin" : "spin.how.steps"), which ? ` ${which}` : "");
 }
 
-function points(view) {
+function points(view, me) {
   if (view.phase !== "move") return null;
   const pips = [0, 1, 2].map((i) => h("span", { class: i < view.points ? "pip on" : "pip" }));
-  return h("p", { class: "points", dataset: { points: view.points } }, h("span", { class: "pips", "aria-hidden": "true" }, pips), t("turn.points", { n: view.points }));
+  return h("p", { class: "points", dataset: { points: view.points } }, h("span", { class: "pips", "aria-hidden": "true" }, pips), t(me === view.turn ? "turn.points" : "turn.points.watch", { n: view.points }));
 }
 
 function button(label, onclick, data = {}, cls = "big") {
@@ -110,10 +111,16 @@ function tellPanel(ctx) {
   }
   if (view.phase === "roll" && outcomes[0][0] === "spin") {
     const spin = button(t("tell.spin"), () => intent("roll"), { intent: "roll" }, view.mode === "physical" ? "secondary wide" : "big wide roll");
-    const label = (a) => `${t(`spin.kind.${a[1]}`)} · ${t(`spin.move.${a[2]}`)}`;
-    return h("section", { class: "tell" },
-      h("h3", { text: t("tell.spin_result") }),
-      h("div", { class: "grid" }, outcomes.map((a) => button(label(a), () => act(a), { outcome: a.join(" ") }, "pick"))),
+    // Two short questions (the creature, then its move) rather than one button per sector.
+    const chosen = ui.dive?.spin || null;
+    const kinds = [...new Set(outcomes.map((a) => a[1]))];
+    const pickKind = (k) => ctx.setDive({ spin: k });
+    return h("section", { class: "tell", dataset: { spinStep: chosen ? "move" : "kind" } },
+      h("h3", { text: t("tell.spin_kind") }),
+      h("div", { class: "grid" }, kinds.map((k) => button(t(`spin.kind.${k}`), () => pickKind(k), { spin: "kind", face: k }, chosen === k ? "pick on" : "pick"))),
+      chosen ? [h("h3", { text: t("tell.spin_move") }),
+        h("div", { class: "grid" }, outcomes.filter((a) => a[1] === chosen).map((a) =>
+          button(t(`spin.move.${a[2]}`), () => act(a), { outcome: a.join(" ") }, "pick")))] : null,
       spin);
   }
   if (view.phase === "roll") {
@@ -196,6 +203,13 @@ function decide(ctx) {
   return h("section", { class: "decide" }, parts);
 }
 
+// The roll awaited: the spinner (1986), the two dive dice or the red die; at a digital table
+// nothing is entered on a phone, a button rolls.
+function rollWait(view) {
+  const what = spinning(view) ? "wait.table.spin" : view.rules.modules.includes("dive-dice") ? "wait.table.roll.dive" : "wait.table.roll";
+  return view.mode === "physical" ? what : `${what}.digital`;
+}
+
 // Whom the table waits for, when it is not this phone.
 function waiting(ctx) {
   const { snapshot, me } = ctx;
@@ -204,7 +218,7 @@ function waiting(ctx) {
   let text;
   if (view.phase === "defence") text = t("wait.defence");
   else if (view.actor === "table") {
-    const key = spinning(view) && view.phase === "roll" ? "wait.table.spin" : `wait.table.${view.phase}`;
+    const key = view.phase === "roll" ? rollWait(view) : `wait.table.${view.phase}`;
     text = t(key, { name: byseat(snapshot, view.turn).name });
   }
   else if (typeof view.actor === "number" && view.actor !== me) text = t("wait.player", { name: byseat(snapshot, view.actor).name });
@@ -220,12 +234,13 @@ function hand(snapshot, me) {
   return h("p", { class: "hand" }, t("hand.mine", { n: mine.count }), " ", tiles.join(" · "));
 }
 
-function refusal(ui) {
+export function refusal(ui, snapshot) {
   const r = ui.refusal;
   if (!r) return null;
-  return h("div", { class: "refusal", role: "alert", dataset: { rule: r.rule || "" } },
-    r.rule ? h("strong", { text: `${r.rule}: ${t(`rule.${r.rule}`)}` }) : null,
-    h("p", { text: r.sentence }));
+  const said = refusalText(r, snapshot);
+  return h("div", { class: "refusal", role: "alert", dataset: { rule: r.rule || "", key: r.key || "" } },
+    said.rule ? h("strong", { text: said.rule }) : null,
+    said.sentence ? h("p", { text: said.sentence }) : null);
 }
 
 function footer(ctx) {
@@ -243,9 +258,9 @@ export function turnPanel(ctx) {
   const view = ctx.snapshot.state;
   return h("div", { class: "turn", dataset: { mine: ctx.snapshot.legal?.length || ctx.snapshot.outcomes?.length ? "yes" : "no" } },
     headline(ctx.snapshot, ctx.me),
-    points(view),
+    points(view, ctx.me),
     rollMeaning(view),
-    refusal(ctx.ui),
+    refusal(ctx.ui, ctx.snapshot),
     tellPanel(ctx),
     decide(ctx),
     waiting(ctx),
