@@ -56,8 +56,14 @@ def test_the_wizard_offers_the_1986_ruleset_and_the_phone_shows_the_spin(
     while game.phase != "roll":
         game = live.play(game_id, game.legal_actions()[0])
     assert game.state.turn == 0  # the phone's seat tells the spinner
+    # Two short questions, not 16 buttons: the creature (4), then its move (4).
+    page.wait_for_selector("[data-spin=kind][data-face=serpent]")
+    assert page.locator("[data-spin=kind]").count() == 4
+    assert page.locator("[data-outcome^='spin ']").count() == 0
+    assert page.inner_text("[data-spin=kind][data-face=serpent]") == "Sea monster"
+    page.click("[data-spin=kind][data-face=serpent]")
     page.wait_for_selector("[data-outcome='spin serpent 1']")
-    assert page.locator("[data-outcome^='spin ']").count() == 16
+    assert page.locator("[data-outcome^='spin ']").count() == 4
     phone.shot("spin-tell")
     assert page.inner_text(".turn-head .step") == "Step 4 · Spin"
     phone.tap("[data-outcome='spin serpent 1']")
@@ -67,6 +73,8 @@ def test_the_wizard_offers_the_1986_ruleset_and_the_phone_shows_the_spin(
     assert "Sea monster, 1 space" in text and "exactly" in text and "May move:" in text
     phone.shot("spin-result")
     assert "spun: Sea monster · 1 space." in page.inner_text(".happenings")
+    # The 1986 box calls the serpent pieces sea monsters (E-1): so do the pieces' names.
+    assert "serpent" not in page.inner_text(".roll-meaning").lower()
 
     # Told wrongly: "Fix a spin or a tile" lists the spin, and a tap puts it right.
     page.click("[data-fix=open]")

@@ -5,6 +5,7 @@ option and module of the setup screen, every step, tile back, die face and event
 
 from __future__ import annotations
 
+import ast
 import json
 import re
 from pathlib import Path
@@ -26,11 +27,15 @@ SAME_EVERYWHERE = {
     "lang.es",
     "lang.fr",
     "creature.short.serpent",  # "Se": serpiente, serpent
+    "creature.short.serpent@1986",  # "Mo": monster, monstruo, monstre
+    "compass.NE",  # the compass's letters: NE and SE in all three
+    "compass.SE",
     "module.escape-1986",  # the 1986 box's title
 }
 SAME_IN = {
     "es": {"status.panel", "value.no"},  # "Panel", "No"
-    "fr": {"setup.options", "colour.orange", "screen.points"},  # "Options", "orange", "points"
+    # "Options", "orange", "points", "Table"
+    "fr": {"setup.options", "colour.orange", "screen.points", "log.table"},
 }
 
 
@@ -148,3 +153,83 @@ def test_every_key_the_page_names_exists(books: dict[str, dict[str, str]]) -> No
         named |= set(re.findall(r"\bt\(\"([\w.-]+)\"", path.read_text(encoding="utf-8")))
     assert len(named) > 100
     assert not sorted(named - set(books["en"]))
+
+
+REFUSERS = {"Refused": 2, "IllegalAction": 2, "RuleBroken": 2}
+"""The classes that carry a refusal, and the place of `key` among their arguments."""
+
+
+def _calls(name_of: dict[str, int]) -> list[tuple[str, ast.Call]]:
+    found = []
+    for path in sorted((ROOT / "companion").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call):
+                func = node.func
+                name = func.id if isinstance(func, ast.Name) else getattr(func, "attr", "")
+                if name in name_of:
+                    found.append((f"{path.name}:{node.lineno}", node))
+    return found
+
+
+def refusal_keys() -> dict[str, str]:
+    """Every refusal key written in the companion's code (where a refusal is raised), read off
+    the source itself, so that a new refusal without words fails here."""
+    keys = {}
+    for where, call in _calls(REFUSERS):
+        func = call.func
+        name = func.id if isinstance(func, ast.Name) else getattr(func, "attr", "")
+        key = next((k.value for k in call.keywords if k.arg == "key"), None)
+        if key is None and len(call.args) > REFUSERS[name]:
+            key = call.args[REFUSERS[name]]
+        if isinstance(key, ast.Constant) and isinstance(key.value, str):
+            keys[key.value] = where
+    return keys
+
+
+def engine_event_kinds() -> set[str]:
+    """Every kind of event the engine makes (``Event("kind", ...)``), from its source."""
+    kinds = set()
+    for path in sorted((ROOT / "companion" / "engine").glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Name)
+                and node.func.id == "Event"
+                and node.args
+                and isinstance(node.args[0], ast.Constant)
+            ):
+                kinds.add(node.args[0].value)
+    return kinds
+
+
+def test_every_refusal_the_table_may_send_as_data_has_its_words(
+    books: dict[str, dict[str, str]],
+) -> None:
+    keys = refusal_keys()
+    assert {"turn.not_yours", "undo.not_yours", "game.moved_on"} <= set(keys)  # the search works
+    for lang, book in books.items():
+        missing = sorted(
+            f"refusal.{k} ({where})" for k, where in keys.items() if f"refusal.{k}" not in book
+        )
+        assert not missing, f"{lang}: {missing}"
+    # What a refusal without words falls back to, and every HTTP error the page may meet.
+    needed = {"refusal.other", *(f"error.{s}" for s in (400, 403, 404, 413, 415, 422, 429, 503))}
+    assert not sorted(needed - set(books["en"]))
+
+
+def test_every_event_the_engine_makes_has_its_words(books: dict[str, dict[str, str]]) -> None:
+    kinds = engine_event_kinds()
+    assert {"eaten", "spun", "dived", "boarded_all", "laid", "result"} <= kinds
+    missing = sorted(f"event.{k}" for k in kinds if f"event.{k}" not in books["en"])
+    assert not missing, missing
+    stream = (JS / "stream.js").read_text(encoding="utf-8")
+    listed = stream[stream.index("HAPPENINGS = [") : stream.index("];", stream.index("HAPPENINGS"))]
+    unfollowed = kinds - set(re.findall(r'"([a-z_]+)"', listed))
+    assert not unfollowed, f"the page does not follow {sorted(unfollowed)}"
+
+
+def test_french_puts_a_non_breaking_space_before_its_double_punctuation(
+    books: dict[str, dict[str, str]],
+) -> None:
+    plain = sorted(k for k, v in books["fr"].items() if re.search(r" [:;!?]", v))
+    assert not plain, plain
