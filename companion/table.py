@@ -506,7 +506,9 @@ class Table:
     def _in_time(self, loaded: Loaded, command: Command) -> None:
         """Refuse a command made on an older board, or come after its sender gave up on it."""
         if command.at is not None and command.at != version(loaded):
-            raise Stale("the board changed before this arrived: here it is now", key="board.changed")
+            raise Stale(
+                "the board changed before this arrived: here it is now", key="board.changed"
+            )
         if command.expires is not None and self.clock() > command.expires:
             raise Stale(
                 "this came after its phone stopped waiting for it: nothing was done",

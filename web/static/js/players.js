@@ -1,7 +1,7 @@
 // Players as the table sees them: a name, a seat, a colour that colour-blind players can tell
 // apart in daylight (see PALETTE), and the labels of their people.
 
-import { t } from "./i18n.js";
+import { t, language } from "./i18n.js";
 
 // The box's colours drawn so that every pair stays apart (CIEDE2000 ≥ 8) for protan, deutan and
 // tritan eyes and under daylight glare (tests/test_palette.py measures it; Okabe–Ito's vermillion
@@ -38,15 +38,18 @@ export function nameOf(snapshot, seat) {
 // by a number (a number beside a person reads as its value): "Ana's person", "Ana's person on
 // 3.4", "Ana's person in Boat 8".
 export function personName(snapshot, id) {
-  return t("piece.person", { name: nameOf(snapshot, "ABCDEF".indexOf(id[0])) });
+  return elide(t("piece.person", { name: nameOf(snapshot, "ABCDEF".indexOf(id[0])) }));
 }
+
+// French elides "de" before a vowel: "le personnage d'Ana", not "de Ana".
+const elide = (text) => (language() === "fr" ? text.replace(/\bde (?=[AEIOUYÀÂÉÈÊÎÔÛaeiouyàâéèêîôû])/g, "d'") : text);
 
 export function personLabel(snapshot, id) {
   const name = nameOf(snapshot, "ABCDEF".indexOf(id[0]));
   const p = (snapshot?.state?.people || []).find((x) => x.id === id);
-  if (p && p.at !== null && p.at !== undefined && p.where === "boat") return t("piece.person_in", { name, boat: boatLabel(p.at) });
-  if (p && p.at !== null && p.at !== undefined && ["land", "sea"].includes(p.where)) return t("piece.person_on", { name, hex: hexLabel(p.at) });
-  return t("piece.person", { name });
+  if (p && p.at !== null && p.at !== undefined && p.where === "boat") return elide(t("piece.person_in", { name, boat: boatLabel(p.at) }));
+  if (p && p.at !== null && p.at !== undefined && ["land", "sea"].includes(p.where)) return elide(t("piece.person_on", { name, hex: hexLabel(p.at) }));
+  return elide(t("piece.person", { name }));
 }
 
 // "shark2" -> "Shark 2" in the phone's language.
