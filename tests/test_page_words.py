@@ -20,19 +20,13 @@ from playwright.sync_api import Browser
 from companion.camera import unavailable
 from companion.engine import Game, Rules
 from tests.page_support import Live, Phone, no_page_errors, same_seq, seated
-from tests.words_support import check, english, raw
+from tests.words_support import check, english, raw, speak
 
 pytest_plugins = ["tests.page_fixtures"]
 pytestmark = pytest.mark.page
 
 LANGS = ("es", "fr")
 PLAYERS = [{"name": n, "colour": c} for n, c in [("Ana", "red"), ("Ben", "blue")]]
-
-
-def speak(phone: Phone, lang: str) -> None:
-    """The phone's language, chosen in its status bar (and kept by the phone)."""
-    phone.page.select_option("[data-field=language]", lang)
-    phone.page.wait_for_selector(f"html[lang={lang}]", state="attached")
 
 
 # -- refusals ----------------------------------------------------------------------------------

@@ -18,6 +18,8 @@ from pathlib import Path
 
 from playwright.sync_api import Page
 
+from tests.page_support import Phone
+
 I18N = Path(__file__).resolve().parent.parent / "web" / "i18n"
 WORD = re.compile(r"[^\W\d_]+")
 NAMES = {"ana", "ben", "cleo", "dario", "eva", "atlantis", "survive", "escape", "flotilla", "pin"}
@@ -86,3 +88,9 @@ def check(page: Page, where: str, notation: bool = True) -> str:
     if notation:
         assert not raw(text), f"{where}: raw notation on the page: {raw(text)}\n{text}"
     return text
+
+
+def speak(phone: Phone, lang: str) -> None:
+    """The phone's language, chosen in its status bar (and kept by the phone)."""
+    phone.page.select_option("[data-field=language]", lang)
+    phone.page.wait_for_selector(f"html[lang={lang}]", state="attached")

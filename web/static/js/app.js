@@ -19,7 +19,7 @@ import { remember, happeningsList, changed as rewritten } from "./happenings.js"
 import { fill, ink } from "./players.js";
 import { flotillaScreen } from "./flotilla.js";
 import { cameraPanel, markCamera } from "./camera.js";
-import { wholeMoves, pathAction, bringIntoView, hexAt, pendingLine, waysOut, nothingMoves, soleTargets } from "./play.js";
+import { wholeMoves, pathAction, bringIntoView, hexAt, pendingLine, waysOut, soleTargets } from "./play.js";
 import { refusalFrom, sentenceOf, statusText, BAD_STATES } from "./words.js";
 
 const app = {
@@ -414,7 +414,8 @@ function go(screen, game = null) {
           if (snapshot.status) app.status = snapshot.status;
           // A roll that let nothing move passes the turn at once: say so, or it passes unseen.
           if (app.ui.rolled !== undefined && name !== "snapshot") {
-            if (snapshot.state.phase !== "creature") app.happenings = [nothingMoves(snapshot, app.ui.rolled), ...app.happenings].slice(0, 4);
+            // (kept as data like every line of the log: worded when drawn, event.nothing_moves)
+            if (snapshot.state.phase !== "creature") app.happenings = remember(app.happenings, "nothing_moves", { seat: app.ui.rolled });
             app.ui.rolled = undefined;
           }
           // The selected piece stays selected while it may move on in the same step of the turn.

@@ -6,7 +6,6 @@ import { h } from "./dom.js";
 import { t } from "./i18n.js";
 import { get } from "./api.js";
 import { hexPixel, NEAR, extent } from "./board.js";
-import { nameOf } from "./players.js";
 
 // The verb of a whole move, by the single steps a piece has (moves.js's TWO_TAPS verbs).
 const PATH_VERB = { move: "go", board: "go", sail: "sail", creature: "creature", ride: "ride" };
@@ -111,11 +110,6 @@ export function waysOut({ seated, changeSeat, watchInstead, leave }) {
       seated ? h("button", { class: "secondary wide", dataset: { go: "change-seat" }, onclick: changeSeat }, t("play.change_seat")) : null,
       seated ? h("button", { class: "secondary wide", dataset: { go: "watch-instead" }, onclick: watchInstead }, t("play.watch_instead")) : null,
       h("button", { class: "secondary wide", dataset: { go: "leave" }, onclick: leave }, t("play.other_game"))));
-}
-
-// The line for a roll after which nothing could move (the turn went on by itself).
-export function nothingMoves(snapshot, seat) {
-  return t("event.nothing_moves", { name: nameOf(snapshot, seat) });
 }
 
 // At the creature step nothing need be picked up first: a space only one creature can reach is
