@@ -19,7 +19,7 @@ from playwright.sync_api import Browser
 
 from companion.camera import unavailable
 from companion.engine import Game, Rules
-from tests.page_support import Live, Phone, no_page_errors, same_seq, seated
+from tests.page_support import TALL, Live, Phone, no_page_errors, same_seq, seated
 from tests.words_support import check, english, raw, speak
 
 pytest_plugins = ["tests.page_fixtures"]
@@ -71,7 +71,7 @@ def test_every_refusal_family_and_status_is_worded_in_spanish_and_french(
     """B-5 (placing on land only) stands for a refusal worded by its rule; the others by their
     own key; HTTP errors by their status; a refusal with neither by a sentence of the page."""
     game_id = live.new_game(players=PLAYERS, seed=3)
-    (ana,) = seated(browser, live.url, "Ana")
+    (ana,) = seated(browser, live.url, "Ana", viewport=TALL)
     page = ana.page
     game = live.mirror(game_id)
     place = game.legal_actions()[0]
@@ -126,7 +126,7 @@ def test_every_refusal_family_and_status_is_worded_in_spanish_and_french(
     assert page.evaluate(SHOW, [game_id, answers])[1].endswith("\n\nIt is Ben's decision now.")
 
     # A wrong PIN on a French phone that has not joined: said by the page, in French.
-    other = Phone.open(browser, live.url, "Ben")
+    other = Phone.open(browser, live.url, "Ben", viewport=TALL)
     speak(other, "fr")
     other.page.fill("[data-field=pin]", "000000")
     other.page.click("[data-go=pin]")
@@ -220,7 +220,7 @@ def test_every_event_kind_is_worded_in_spanish_and_french(browser: Browser, live
     from tests.test_i18n import engine_event_kinds
 
     assert set(events) >= engine_event_kinds()
-    (ana,) = seated(browser, live.url, "Ana")
+    (ana,) = seated(browser, live.url, "Ana", viewport=TALL)
     pairs = sorted(
         (k, {x: y for x, y in e.items() if x != "kind" or k in ("dived", "spun")})
         for k, e in events.items()
