@@ -118,7 +118,8 @@ def simulate(
         "level": level if bots else None,
         "games": tally.games,
         "seconds": round(seconds, 3),
-        "games_per_s": round(tally.games / seconds, 1) if seconds else None,
+        # three significant digits: a bot game takes seconds, and 0.024 must not print as 0.0
+        "games_per_s": float(f"{tally.games / seconds:.3g}") if seconds else None,
         "decisions_per_game": round(tally.decisions / n, 2),
         "invariant_violations": len(tally.violations),
         "violations": tally.violations[:20],
