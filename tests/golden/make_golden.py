@@ -2,7 +2,10 @@
 
 Run it only on purpose (a deliberate change to how games replay), then review the diff:
 
-    .venv/bin/python -m tests.golden.make_golden
+    .venv/bin/python -m tests.golden.make_golden [NAME ...]
+
+Written again, a game may be a different game (the draws and the island deal change with the
+engine): write only the games whose replay changed on purpose.
 
 Each game is played through a real Table and Store, with random but seeded choices, and the
 file keeps what the store holds (the game record and every stored action) and the referee's
@@ -13,13 +16,16 @@ from __future__ import annotations
 
 import json
 import random
+import sys
 import tempfile
 from pathlib import Path
 from typing import Any
 
-from companion.commands import Command
+from companion.commands import REFEREE, Command
 from companion.engine import board
 from companion.engine.data import RED
+from companion.flotilla.box import BOX as FLOTILLA
+from companion.flotilla.game import FlotillaGame
 from companion.store import Store
 from companion.table import Table
 
@@ -61,6 +67,12 @@ GAMES: dict[str, dict[str, Any]] = {
         "players": [{"name": n} for n in ("Val", "Wes", "Xan")],
         "seed": 1986, "mode": "digital", "layout": "random", "modules": ["escape-1986"],
     },
+    # Flotilla with a small VP supply so that it ends: dives, research, trades, VP, the final
+    # turns and the count, the dice rolled by the companion.
+    "flotilla-3p": {
+        "kind": "flotilla", "players": [{"name": n} for n in ("Yan", "Zoe", "Abe")],
+        "seed": 3, "roll": "digital", "vp_per_player": 8,
+    },
 }  # fmt: skip
 
 
@@ -77,6 +89,51 @@ def choose(legal: list[Any], rng: random.Random) -> Any:
     return rng.choice(legal)
 
 
+def flotilla_turn(game: FlotillaGame, rng: random.Random) -> list[Any]:
+    """A Flotilla decision the way a player makes it: a listed choice (barrels, depletion, wild
+    dice) when there is one, else one of the open-ended verbs with made-up but plausible
+    arguments; refused ones are simply tried again by the caller."""
+    if game.phase == "tally":
+        return [
+            "tally",
+            {
+                "currency": rng.randrange(12),
+                "resources": rng.randrange(8),
+                "toxicity": rng.randrange(6),
+                "crew": rng.randrange(5),
+                "penalty_vp": 0,
+                "seals": {g: rng.randrange(4) for g in FLOTILLA.guilds},
+            },
+        ]
+    if game.phase != "turn":
+        return list(rng.choice(game.legal_actions()))
+    verb = rng.choice(game.verbs())
+    if verb == "dive":
+        tiles = rng.sample(["A1", "A4", "B2", "B6", "C3"], rng.randint(1, 2))
+        return [
+            "dive",
+            {
+                "skiffs": [
+                    {
+                        "tile": t,
+                        "depth": rng.randint(1, 3),
+                        "resource": rng.choice(FLOTILLA.resources),
+                        "barrels": rng.randrange(3),
+                    }
+                    for t in tiles
+                ]
+            },
+        ]
+    if verb == "research":
+        return ["research", {"dice": rng.randint(1, FLOTILLA.research_dice)}]
+    if verb == "trade":
+        colour = rng.choice(FLOTILLA.resources)
+        return ["trade", {"buy": {colour: rng.randint(1, 3)}}]
+    if verb == "vp":
+        return ["vp", rng.randint(1, 4)]
+    return ["done"]
+
+
 def play(name: str, args: dict[str, Any], folder: Path) -> dict[str, Any]:
     store = Store(folder / f"{name}.db")
     table = Table(store, clock=lambda: 1_795_000_000.0)
@@ -91,7 +148,14 @@ def play(name: str, args: dict[str, Any], folder: Path) -> dict[str, Any]:
         if game.over:
             break
         n += 1
-        if game.is_chance():  # the table tells a fact: the engine's draw stands in for it
+        if isinstance(game, FlotillaGame) and not game.is_chance():
+            action = flotilla_turn(game, rng)
+            command = Command("phone", game.actor, game=game_id, action=action, request_id=str(n))
+            table.call(command)  # a made-up action the rules refuse: the player thinks again
+            continue
+        if isinstance(game, FlotillaGame):  # the companion rolls (digital dice)
+            command = Command("phone", None, game=game_id, action=game.draw(), request_id=str(n))
+        elif game.is_chance():  # the table tells a fact: the engine's draw stands in for it
             action = list(game.draw())
             if (
                 action[0] == "back"
@@ -117,13 +181,16 @@ def play(name: str, args: dict[str, Any], folder: Path) -> dict[str, Any]:
         },
         "actions": [{"seq": r.seq, "action": r.action, "source": r.source, "seat": r.seat,
                      "status": r.status} for r in rows],
-        "final": table._loaded[game_id].game.referee_view(),
+        "final": table.snapshot(game_id, REFEREE)["state"],
     }  # fmt: skip
 
 
-def main() -> None:
+def main(names: list[str]) -> None:
+    """Write the games named (all of them if none is named)."""
     with tempfile.TemporaryDirectory() as tmp:
         for name, args in GAMES.items():
+            if names and name not in names:
+                continue
             data = play(name, args, Path(tmp))
             (HERE / f"{name}.json").write_text(
                 json.dumps(data, indent=None, separators=(",", ":")) + "\n"
@@ -132,4 +199,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    main(sys.argv[1:])
