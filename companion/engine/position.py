@@ -301,12 +301,16 @@ def _count_rule(s: State) -> str:
     return {5: "P-1", 6: "P-2"}.get(s.players, "B-4")
 
 
-def _read_boats(s: State, text: str) -> None:
+def _pieces(text: str, count: int, kind: str) -> list[tuple[str, str]]:
+    """The words of a pieces field (``name@where``), one for each of the box's `count`."""
     words = text.split()
-    if len(words) != len(s.b_pos):
-        raise ValueError(f"the box has {len(s.b_pos)} boats, the position names {len(words)}")
-    for b, word in enumerate(words):
-        name, _, rest = word.partition("@")
+    if len(words) != count:
+        raise ValueError(f"the box has {count} {kind}, the position names {len(words)}")
+    return [(name, rest) for name, _, rest in (w.partition("@") for w in words)]
+
+
+def _read_boats(s: State, text: str) -> None:
+    for b, (name, rest) in enumerate(_pieces(text, len(s.b_pos), "boats")):
         at, _, aboard = rest.partition(":")
         if name != f"b{b + 1}":
             raise ValueError(f"boats are listed b1, b2, ... in order, not {name}")
@@ -315,11 +319,7 @@ def _read_boats(s: State, text: str) -> None:
 
 
 def _read_creatures(s: State, text: str) -> None:
-    words = text.split()
-    if len(words) != len(s.c_kind):
-        raise ValueError(f"the box has {len(s.c_kind)} creatures, the position names {len(words)}")
-    for c, word in enumerate(words):
-        name, _, rest = word.partition("@")
+    for c, (name, rest) in enumerate(_pieces(text, len(s.c_kind), "creatures")):
         at, _, guarded = rest.partition(">")
         if name != creature_name(list(CREATURES), c):
             raise ValueError(f"creatures are listed in the box's order, not {name}")
