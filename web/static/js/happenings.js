@@ -9,6 +9,9 @@ import { describe } from "./moves.js";
 const QUIET = new Set(["laid", "result"]); // setup's 40 tiles, and the result the end screen shows
 const KEEP = 500; // a long game has a few hundred events; older lines than that are dropped
 
+// Where a piece was or went: a hex, a safe island, or a boat ("b10" is a boat's id: "Boat 10").
+const place = (x) => (/^b\d+$/.test(x) ? boatLabel(x) : hexLabel(x));
+
 function words(kind, e, snapshot) {
   const who = (id) => personName(snapshot, id);
   const many = (ids) => (ids || []).map(who).join(", ") || "—";
@@ -16,9 +19,9 @@ function words(kind, e, snapshot) {
     name: e.seat !== undefined && e.seat !== null ? nameOf(snapshot, e.seat) : "",
     who: e.person ? who(e.person) : "",
     people: many(e.people),
-    hex: e.hex ? hexLabel(e.hex) : "",
-    from: e.from ? hexLabel(e.from) : "",
-    to: e.to ? hexLabel(e.to) : "",
+    hex: e.hex ? place(e.hex) : "",
+    from: e.from ? place(e.from) : "",
+    to: e.to ? place(e.to) : "",
     island: e.island ? hexLabel(e.island) : "",
     boat: e.boat ? boatLabel(e.boat) : "",
     creature: e.creature ? creatureLabel(e.creature) : "",
