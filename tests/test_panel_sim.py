@@ -137,6 +137,17 @@ def test_the_panel_page_has_three_big_buttons(client: FlaskClient) -> None:
     assert '"/panel/press"' in html
 
 
+def test_the_panel_page_speaks_the_phones_language(client: FlaskClient) -> None:
+    """Its words come from the page's catalogues (data-say keys worded by i18n.js), in the
+    language the phone chose, else the table's: no English sentence in the page itself."""
+    client.set_cookie("lang", "es")
+    html = client.get("/panel").get_data(as_text=True)
+    assert '<html lang="es">' in html and 'data-lang="es"' in html
+    assert 'data-say="panel.roll"' in html and 'from "/static/js/i18n.js"' in html
+    body = html[html.index("<body") : html.index("<script")]
+    assert "ROLL" not in body and "simulated" not in body  # worded on the phone, not here
+
+
 def test_an_on_screen_press_is_carried_out_like_a_button(client: FlaskClient, table: Table) -> None:
     game = new_game(table, seed=3)
     play_until(table, game, "roll")
