@@ -59,9 +59,13 @@ def test_the_pure_engine_is_what_runs_without_the_build() -> None:
     assert not list((ROOT / "companion").rglob("*.so"))
 
 
-def test_the_compiled_engine_passes_the_engine_tests_and_replays_the_golden_games() -> None:
-    """B-1 … E-7 as the engine's own tests pin them, and every golden game (tests/golden)
-    replayed byte for byte, with the compiled modules."""
+QUICK = ["tests/test_golden.py", "tests/test_refusals.py", "tests/test_secret_draws.py",
+         "tests/test_movement.py"]  # fmt: skip
+"""What `make test` runs against the build: the golden games (every ruleset's stored game,
+byte for byte), the refusals, the keyed draws and movement; `make check-long` runs them all."""
+
+
+def run_compiled(tests: list[str]) -> None:
     folder = build()
     env = compiled.environment(folder)
     check = subprocess.run(
@@ -72,8 +76,20 @@ def test_the_compiled_engine_passes_the_engine_tests_and_replays_the_golden_game
     # compiled build's, not this repository's pure package.
     run = subprocess.run(
         [str(Path(sys.executable).parent / "pytest"), "-q", "-p", "no:cacheprovider",
-         "--import-mode=append", "-m", "not slow and not page", *ENGINE_TESTS],
+         "--import-mode=append", "-m", "not slow and not page", *tests],
         cwd=ROOT, env=env, capture_output=True, text=True, timeout=1800,
     )  # fmt: skip
     assert run.returncode == 0, run.stdout[-4000:] + run.stderr[-2000:]
     assert " passed" in run.stdout and " failed" not in run.stdout
+
+
+def test_the_compiled_engine_replays_the_golden_games_and_refuses_and_draws_alike() -> None:
+    """Every golden game (tests/golden) replayed byte for byte with the compiled modules, and
+    the refusals, the draws and movement as their tests pin them."""
+    run_compiled(QUICK)
+
+
+@pytest.mark.slow
+def test_the_compiled_engine_passes_the_engine_tests_and_replays_the_golden_games() -> None:
+    """B-1 … E-7 as the engine's own tests pin them, with the compiled modules."""
+    run_compiled(ENGINE_TESTS)

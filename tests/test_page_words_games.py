@@ -1,7 +1,9 @@
 """Whole games played by taps in Spanish and French, every phone's page checked after every
 event for English and raw notation (issue 17): a base game, a 5-player kit game (dive dice,
 the squid), a 1986 game told from the table, a Flotilla game. Seats without a phone play
-through the Table; a seat with one plays by taps (its rolls and spins told on it too)."""
+through the Table; a seat with one plays by taps (its rolls and spins told on it too).
+The kit game and the 1986 game are slow (`make check-long`); every 1986 and kit word is also
+checked one by one in test_page_words.py."""
 
 from __future__ import annotations
 
@@ -163,6 +165,7 @@ FIVE = [
 ]
 
 
+@pytest.mark.slow  # a 5-player game by taps: `make check-long` (the base game runs in make test)
 @pytest.mark.rule("D-1", "Q-1")
 def test_a_five_player_kit_game_with_dive_dice_and_the_squid_in_spanish_and_french(
     browser: Browser, live: Live
@@ -185,6 +188,7 @@ def test_a_five_player_kit_game_with_dive_dice_and_the_squid_in_spanish_and_fren
     no_page_errors(ana, watcher)
 
 
+@pytest.mark.slow  # `make check-long`, as the kit game above
 @pytest.mark.rule("E-1")
 def test_a_1986_game_told_from_the_table_in_french_and_spanish(
     browser: Browser, live: Live
