@@ -16,6 +16,7 @@ import pytest
 
 from companion.commands import SPECTATOR, Command
 from companion.table import Table
+from companion.voice import bench as voice_bench
 from companion.voice.announcer import Announcer
 from companion.voice.speaker import Speaker, espeak_command
 from companion.voice.words import LANGUAGES, LEVEL, Announcement, Narrator
@@ -160,6 +161,22 @@ def test_the_speaker_keeps_the_newest_and_drops_stale_news_under_a_burst() -> No
     assert speaker.dropped >= 30
     assert spoken[-1] == "news 49"  # the newest is always said
     assert spoken == sorted(spoken, key=lambda s: int(s.split()[1]))  # in order
+
+
+def test_the_bench_speaks_as_long_as_a_sound_card_would_so_its_burst_drops_stale_news(
+    tmp_path: Path,
+) -> None:
+    """`companion bench voice` speaks into a WAV file; it waits as long as the sentence lasts,
+    as espeak-ng speaking to a sound card does. Writing the file alone takes a few
+    milliseconds, and a burst of 50 was then all said, which no speaker at a table can do."""
+    tool("espeak-ng")
+    speak = voice_bench.to_wav(tmp_path)
+    started = time.monotonic()
+    speak(Announcement("turn", "Ana's turn.", "en", 1, 0))
+    assert time.monotonic() - started >= 0.5 * measure(tmp_path / "said.wav")["Length (seconds)"]
+    figures = voice_bench.burst(tmp_path)
+    assert figures["voice.burst_dropped_of_50"] >= 40
+    assert figures["voice.burst_spoken_of_50"] + figures["voice.burst_dropped_of_50"] == 50
 
 
 def test_say_never_waits_for_a_speaker_that_is_stuck() -> None:

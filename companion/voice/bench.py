@@ -3,7 +3,8 @@
 - ``voice.table_command_p99_ms_off`` / ``_on``: the Table's command p99 (as ``table.command_*``
   measures it) without a voice, then with the voice listening at its most talkative
   (``verbosity = "all"``) and espeak-ng really speaking every announcement — into a WAV file
-  instead of a sound card, so the CPU it takes is the same. ``voice.table_cpu_per_command_ms_off``
+  instead of a sound card, so the CPU it takes is the same, then waiting as long as the
+  sentence lasts. ``voice.table_cpu_per_command_ms_off``
   / ``_on``: the CPU time of the Table's thread per command in the same runs (the voice's work
   is on threads of its own: these stay equal). ``voice.spoken_on`` / ``voice.dropped_on``: the
   announcements of that run said and dropped as stale.
@@ -18,6 +19,7 @@ import shutil
 import subprocess
 import tempfile
 import time
+import wave
 from collections.abc import Callable
 from pathlib import Path
 
@@ -31,12 +33,19 @@ COMMANDS = 1000
 
 
 def to_wav(folder: Path) -> Callable[[Announcement], None]:
-    """Speak as the Pi would, into a file: the same work for espeak-ng without a sound card."""
+    """Speak as the Pi would, into a file: the same work for espeak-ng without a sound card,
+    and as long a wait as the sound card's (espeak-ng speaking to a device returns when the
+    sentence has been heard; writing a file returns at once)."""
 
     def speak(announcement: Announcement) -> None:
         wav = folder / "said.wav"
         command = espeak_command(announcement.text, announcement.lang, 80, wav)
         subprocess.run(command, capture_output=True, timeout=30, check=False)
+        try:
+            with wave.open(str(wav)) as heard:
+                time.sleep(heard.getnframes() / heard.getframerate())
+        except (OSError, EOFError, wave.Error):
+            pass  # nothing written: nothing to hear
 
     return speak
 
