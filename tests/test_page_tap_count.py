@@ -149,6 +149,7 @@ def play_by_taps(browser: Browser, live: Live, seed: int) -> list[int]:
     return turns
 
 
+@pytest.mark.slow  # a whole game by taps, 2.7 min on the idle machine: `make check-long`
 def test_a_typical_turn_takes_at_most_six_taps(browser: Browser, live: Live) -> None:
     turns = play_by_taps(browser, live, seed=5)
     assert len(turns) >= 10
