@@ -229,8 +229,7 @@ class Phone:
             if not page.locator("[data-source]").count():
                 return False
             page.click("[data-source] >> nth=0")
-            if self.choose_first_if_asked():
-                pass
+            self.choose_first_if_asked()
             page.wait_for_selector("[data-target]")
         before = self.seq
         page.click("[data-target] >> nth=0")

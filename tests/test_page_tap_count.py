@@ -80,8 +80,7 @@ class Counted:
             if not page.locator("[data-source]").count():
                 return False
             self.click("[data-source] >> nth=0")
-            if self.chooser():
-                pass
+            self.chooser()  # a piece that needs a choice first (which person) gets it
             page.wait_for_selector("[data-target]")
         self.farthest()
         return True
