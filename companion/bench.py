@@ -31,6 +31,7 @@ from typing import Any
 from . import compiled
 from .commands import REFEREE, SPECTATOR, Command, Event
 from .config import state_directory
+from .daemon import settle
 from .engine import Game, Rules
 from .mounts import filesystem
 from .store import Store
@@ -240,6 +241,7 @@ def _commands(
     store.db.set_trace_callback(traced)
     tbl = Table(store)
     tbl.start()
+    settle()  # as the daemon does once started
     detach = attach(tbl) if attach is not None else None
     inboxes: dict[int | str, queue.SimpleQueue[Event]] = {v: queue.SimpleQueue() for v in VIEWS}
     for view, inbox in inboxes.items():

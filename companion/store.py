@@ -120,7 +120,7 @@ class Store:
 
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
-        self.tally_path = self.path.with_name(self.path.name + ".tally")
+        self.tally_path, self._tally_paths = _tally_paths(self.path)
         """Each game's last stored row and checksum, written after every commit that adds rows:
         a witness outside the database, so that a log that lost committed rows (a damaged WAL
         file is replayed only up to its first bad frame) is noticed (`damage`). Kept in two
@@ -150,15 +150,11 @@ class Store:
         written."""
         store = cls.__new__(cls)
         store.path = Path(path)
-        store.tally_path = store.path.with_name(store.path.name + ".tally")
+        store.tally_path, store._tally_paths = _tally_paths(store.path)
         store.recovered = None
         store.db = sqlite3.connect(f"file:{store.path}?mode=ro", uri=True, check_same_thread=False)
         store.tally = store._read_tally()
         return store
-
-    @property
-    def _tally_paths(self) -> tuple[Path, Path]:
-        return self.tally_path, self.tally_path.with_name(self.tally_path.name + ".2")
 
     def _read_tally(self) -> dict[int, tuple[int, str]]:
         """The newer of the two copies that can be read (none yet, or both cut short by a
@@ -175,6 +171,7 @@ class Store:
             if written > best[0]:
                 best = (written, tally)
         self._written = max(best[0], 0)
+        self._entries = {g: _entry(g, last) for g, last in best[1].items()}
         return best[1]
 
     def _witness(self, game_id: int, last: tuple[int, str] | None = None) -> None:
@@ -193,9 +190,10 @@ class Store:
         if last is None:
             return
         self.tally[game_id] = (last[0], last[1])
+        self._entries[game_id] = _entry(game_id, self.tally[game_id])
         self._written += 1
-        games = {str(g): list(v) for g, v in self.tally.items()}
-        text = json.dumps({"written": self._written, "games": games}).encode()
+        games = ", ".join(self._entries.values())
+        text = f'{{"written": {self._written}, "games": {{{games}}}}}'.encode()
         try:
             fd = os.open(self._tally_paths[self._written % 2], os.O_WRONLY | os.O_CREAT, 0o600)
             try:  # JSON may end in spaces: pad over a longer old text rather than truncate
@@ -208,6 +206,7 @@ class Store:
     def forget_tally(self, game_id: int) -> None:
         """Accept the game's log as it is now (the way out after a loss was reported)."""
         self.tally.pop(game_id, None)
+        self._entries.pop(game_id, None)
         self._witness(game_id)
 
     def damage(self, game_id: int) -> tuple[int, str] | None:
@@ -554,6 +553,18 @@ def _chain_all(db: sqlite3.Connection) -> None:
             "UPDATE actions SET chain = ? WHERE game_id = ? AND seq = ?",
             (chains[game_id], game_id, seq),
         )
+
+
+def _tally_paths(path: Path) -> tuple[Path, tuple[Path, Path]]:
+    """The witness's name beside the database, and its two copies (`Store.tally_path`)."""
+    tally = path.with_name(path.name + ".tally")
+    return tally, (tally, tally.with_name(tally.name + ".2"))
+
+
+def _entry(game_id: int, last: tuple[int, str]) -> str:
+    """A game's entry in the witness as JSON text, kept between writes: encoding every game the
+    store ever held again after each command made a command's cost grow with the store."""
+    return f'"{game_id}": [{last[0]:d}, {json.dumps(last[1])}]'
 
 
 def _statements(script: str) -> list[str]:

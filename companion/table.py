@@ -737,6 +737,8 @@ class Table:
                 command.request_id or None,
             )  # fmt: skip
         self.current = game_id
+        for ended in [g for g, held in self._loaded.items() if held.record.ended_at is not None]:
+            self._forget(ended)  # memory holds the games in play; an ended one is read again
         loaded = Loaded.load(self._store.game(game_id), [])
         self._loaded[game_id] = loaded
         self._broadcast(loaded, "new_game")

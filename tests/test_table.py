@@ -524,3 +524,31 @@ def test_an_undo_late_in_a_game_leaves_what_the_store_replays(tmp_path: Path) ->
         assert undone == 5
     finally:
         close(table)
+
+
+def test_an_ended_game_leaves_memory_when_the_next_starts_and_is_read_again_as_it_was(
+    tmp_path: Path,
+) -> None:
+    """A Table that runs for weeks keeps in memory only the games in play: an ended game is
+    dropped when the next one starts, and asking for it again rebuilds it from the store with
+    the same result and its events numbered on."""
+    table = started_table(tmp_path / "games.db")
+    try:
+        game = new_game(table, seed=4)
+        rng = random.Random(4)
+        engine_game = mirror(table, game)
+        while not engine_game.over:
+            if engine_game.is_chance():
+                assert intent(table, game, "draw").accepted
+            else:
+                act(table, game, rng.choice(engine_game.legal_actions()), seat=engine_game.actor)
+            engine_game = mirror(table, game)
+        ended = table.snapshot(game, "referee")
+        assert table.read(lambda: game in table._loaded)
+        later = new_game(table, seed=5)
+        assert table.read(lambda: sorted(table._loaded)) == [later]
+        again = table.snapshot(game, "referee")
+        assert again["state"] == ended["state"] and again["state"]["result"] is not None
+        assert again["seq"] >= ended["seq"]
+    finally:
+        close(table)
