@@ -446,7 +446,7 @@ def test_every_path_stores_an_action_before_anyone_is_told_of_it(tmp_path: Path)
         assert intent(table, game, "undo", seat=0).accepted
         assert moved.accepted
         rng = random.Random(3)
-        engine_game = play_until(table, game, "roll")
+        play_until(table, game, "roll")
         rolled = intent(table, game, "roll")
         face = rows_of(table, game)[-1].action
         fixed = intent(table, game, "correct", seq=rolled.seq,
@@ -454,13 +454,7 @@ def test_every_path_stores_an_action_before_anyone_is_told_of_it(tmp_path: Path)
         assert fixed.accepted, fixed.message
         # From here the log in force only grows: event k needs the action that made it.
         mark, in_force = len(witness.seen), len(rows_of(table, game))
-        engine_game = mirror(table, game)
-        while not engine_game.over:
-            if engine_game.is_chance():
-                assert intent(table, game, "draw").accepted
-            else:
-                act(table, game, rng.choice(engine_game.legal_actions()), seat=engine_game.actor)
-            engine_game = mirror(table, game)
+        play_to_end(table, game, rng)
         rows = rows_of(table, game)
     finally:
         close(table)
@@ -480,6 +474,17 @@ def test_every_path_stores_an_action_before_anyone_is_told_of_it(tmp_path: Path)
     undo = kinds.index("undone")
     grown_to(witness.seen[:undo], 0, made)
     assert grown_to(witness.seen[mark:], made[in_force - 1], made) == made[-1]
+
+
+def play_to_end(table: Table, game: int, rng: random.Random) -> None:
+    """Random legal moves, and draws when the game waits for chance, until the game ends."""
+    engine_game = mirror(table, game)
+    while not engine_game.over:
+        if engine_game.is_chance():
+            assert intent(table, game, "draw").accepted
+        else:
+            act(table, game, rng.choice(engine_game.legal_actions()), seat=engine_game.actor)
+        engine_game = mirror(table, game)
 
 
 def grown_to(seen: list[tuple[Event, dict[str, int]]], told: int, made: list[int]) -> int:
@@ -536,13 +541,7 @@ def test_an_ended_game_leaves_memory_when_the_next_starts_and_is_read_again_as_i
     try:
         game = new_game(table, seed=4)
         rng = random.Random(4)
-        engine_game = mirror(table, game)
-        while not engine_game.over:
-            if engine_game.is_chance():
-                assert intent(table, game, "draw").accepted
-            else:
-                act(table, game, rng.choice(engine_game.legal_actions()), seat=engine_game.actor)
-            engine_game = mirror(table, game)
+        play_to_end(table, game, rng)
         ended = table.snapshot(game, "referee")
         assert table.read(lambda: game in table._loaded)
         later = new_game(table, seed=5)
