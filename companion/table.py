@@ -26,6 +26,7 @@ from typing import Any
 from . import bots, history, integrity, seeds
 from .commands import REFEREE, Command, Event, Reply
 from .engine import Game, IllegalAction, MalformedAction, Rules, RulesError, actions, paths
+from .engine.state import State
 from .engine.views import Shown
 from .flotilla import FlotillaError, RuleBroken
 from .flotilla.game import FlotillaGame
@@ -731,6 +732,10 @@ class Table:
                     f"a bot seat plays Survive at level {', '.join(bots.LEVELS)}, not {level!r}"
                 )
             seat["bot"] = level
+        if args.get("hints") is not None:
+            if not isinstance(args["hints"], bool) or kind != "survive":
+                raise Refused(f"hints is true or false in a Survive game, not {args['hints']!r}")
+            settings = {**settings, "hints": args["hints"]}
         with self._saving(None):
             game_id = self._store.create_game(
                 kind, rules_json, seats, seed, mode, settings, self.clock(),
@@ -982,20 +987,39 @@ class Table:
         result: tuple[int, int, str, Any] | None = self.read(job)
         return result
 
+    def hint(self, game_id: int, seat: int, timeout: float = 30.0) -> State:
+        """What `seat` knows now, for the bot to suggest its move ("suggest", off unless the
+        game was set up with hints): its seat's knowledge only, as a bot seat's. Refused when
+        hints are off, or when the seat is not the one to decide."""
+
+        def job() -> State:
+            loaded = self._fetch(game_id)
+            game = loaded.game
+            if not loaded.record.settings.get("hints"):
+                raise Refused("this game was set up without hints", key="suggest.off")
+            if not isinstance(game, Game) or game.over or game.actor != seat:
+                raise Refused("a hint is for the seat that decides now", key="suggest.not_now")
+            if _seat(loaded, seat).get("bot") is not None:
+                raise Refused("a bot seat decides for itself", key="suggest.bot")
+            known: State = bots.knowledge(game.state, seat)
+            return known
+
+        result: State = self.read(job, timeout)
+        return result
+
     def _bot(self, loaded: Loaded, command: Command) -> Reply:
-        """A bot seat's decision: done at once in a digital game; at a physical table shown to
-        every phone as a sentence until a person has made it on the board and says so (NEXT)."""
+        """A bot seat's decision, told to every phone as data (`bots.said`) with the hexes it
+        touches: done at once in a digital game; at a physical table it waits, shown, until a
+        person has made it on the board and says so (NEXT, or a tap)."""
         seat = command.seat
         if seat is None or _seat(loaded, seat).get("bot") is None:
             raise Refused("only a bot seat's decisions come from the bot")
-        if loaded.record.mode == "digital" or command.action is None:
-            return self._act(loaded, command, command.action)
         game = loaded.game
-        assert isinstance(game, Game)
+        assert isinstance(game, Game) and command.action is not None
         try:
             action = actions.check(command.action)
         except MALFORMED as e:
-            raise Refused(str(e)) from None
+            raise Refused(str(e), key="action.unreadable") from None
         if game.actor != seat or action not in game.legal_actions():
             raise Refused(
                 f"seat {seat + 1} may not do that now: the game moved on",
@@ -1003,24 +1027,38 @@ class Table:
                 params={"seat": seat},
             )
         name = _seat(loaded, seat).get("colour") or _seat(loaded, seat)["name"]
-        said = bots.sentence(game.state, str(name).capitalize(), action)
-        why = str(command.args.get("why", ""))
-        self.bot_moves[loaded.record.id] = BotMove(seat, action, said, why, last(loaded))
+        key, params = bots.said(game.state, seat, action)
+        touched = bots.hexes(game.state, action)
+        english = bots.sentence(game.state, str(name).capitalize(), action)
+        waiting = loaded.record.mode != "digital"
+        reply = Reply(command.request_id, True, loaded.record.id, message=english)
+        if not waiting:
+            reply = self._act(loaded, command, command.action)
+        move = BotMove(seat, action, english, key, params, touched, waiting, last(loaded))
+        self.bot_moves[loaded.record.id] = move
+        self._broadcast(loaded, "bot", lambda _view: self._bot_json(loaded) or {}, False)
         self._tell_state(loaded)
-        return Reply(command.request_id, True, loaded.record.id, message=said)
+        return reply
 
-    def _bot_move(self, loaded: Loaded) -> BotMove | None:
-        """The bot decision waiting to be made on the board; one made before the last action in
-        force is stale (an undo, a correction)."""
+    def _bot_move(self, loaded: Loaded, waiting: bool = True) -> BotMove | None:
+        """The bot decision waiting to be made on the board (`waiting`), or else the last one
+        made (a digital game's, shown until the next action); one made before the last action
+        in force is stale (an undo, a correction, or the game went on)."""
         move = self.bot_moves.get(loaded.record.id)
-        return move if move is not None and move.at == last(loaded) else None
+        if move is None or move.at != last(loaded) or (waiting and not move.waiting):
+            return None
+        return move
 
     def _bot_json(self, loaded: Loaded) -> dict[str, Any] | None:
-        move = self._bot_move(loaded)
+        """What every phone reads of it: the decision as data, its English sentence, the hexes
+        it touches. Never the action itself (a placed person's value is in it) nor the bot's
+        reasons (its expected points weigh values only its seat may know)."""
+        move = self._bot_move(loaded, waiting=False)
         if move is None:
             return None
-        return {"seat": move.seat, "sentence": move.sentence, "why": move.why,
-                "action": list(move.action)}  # fmt: skip
+        return {"seat": move.seat, "key": move.key, "params": move.params,
+                "sentence": move.sentence, "hexes": move.hexes,
+                "waiting": move.waiting}  # fmt: skip
 
 
 def version(loaded: Loaded) -> int:
@@ -1047,14 +1085,18 @@ def _teller(kind: Kind, game: AnyGame) -> int | None:
 
 @dataclass(frozen=True)
 class BotMove:
-    """A bot's decision at a physical table, waiting for a person to carry it out."""
+    """A bot's decision: at a physical table waiting for a person to carry it out."""
 
     seat: int
     action: tuple[Any, ...]
     sentence: str
-    why: str
+    key: str
+    params: dict[str, Any]
+    hexes: list[str]
+    waiting: bool
+    """True until a person has made it on the real board; False for a digital game's, done."""
     at: int
-    """The last action in force when the bot decided."""
+    """The last action in force when the bot decided (after it, for one done at once)."""
 
 
 def _seat(loaded: Loaded, seat: int) -> dict[str, Any]:

@@ -3,13 +3,25 @@ knowledge, acting at once in a digital game and waiting for a person's NEXT at a
 
 from __future__ import annotations
 
+import json
 import random
+import re
 import time
+from pathlib import Path
 
+import pytest
+
+from companion.bots import decide, say
 from companion.bots.seat import BotSeats
-from companion.commands import Command
-from companion.table import Table
+from companion.commands import REFEREE, Command, Event
+from companion.engine import Game, board
+from companion.panel.lights import Lights
+from companion.refusals import Refused
+from companion.store import Store
+from companion.table import Subscriber, Table
 from tests.playing import mirror
+
+I18N = Path(__file__).resolve().parent.parent / "web" / "i18n"
 
 FOUR = [
     {"name": "Ana", "colour": "red"},
@@ -106,3 +118,125 @@ def test_at_a_physical_table_the_bot_move_waits_for_a_person_and_every_phone_rea
     rows = table.read(lambda: table._store.log(game_id))
     assert len(rows) == before + 1 and rows[-1].seat == bot and rows[-1].action[0] == "place"
     assert table.snapshot(game_id, 0)["bot_move"] is None
+
+
+def heard(table: Table, views: tuple[int | str, ...]) -> dict[int | str, list[Event]]:
+    """What each of `views` is told from now on (on the Table's thread: kept in lists)."""
+    told: dict[int | str, list[Event]] = {view: [] for view in views}
+    for view in views:
+        table.subscribe(Subscriber(None, view, told[view].append))
+    return told
+
+
+def to_bot(table: Table, game_id: int) -> Game:
+    """The people place by their first choice until a bot seat is asked; that game."""
+    game = mirror(table, game_id)
+    while game.actor not in BOTS:
+        assert game.actor is not None
+        action = list(game.legal_actions()[0])
+        assert table.call(Command("phone", seat=game.actor, game=game_id, action=action)).accepted
+        game = mirror(table, game_id)
+    return game
+
+
+def test_a_digital_bot_decision_reaches_every_phone_as_data_and_is_done_at_once(
+    table: Table,
+) -> None:
+    """Every view hears the decision as a key and its parameters (the page words it), the
+    snapshot keeps it with the hexes it touched (the board marks them) until the next action,
+    and the game went on without anyone's confirmation."""
+    game_id = start(table, "digital")
+    game = to_bot(table, game_id)
+    told = heard(table, (0, 2, "spectator"))
+    before = len(table.read(lambda: table._store.log(game_id)))
+    seats = BotSeats(table, budget_s=0.05, seed=1)
+    assert seats.step()
+    rows = table.read(lambda: table._store.log(game_id))
+    assert len(rows) == before + 1 and rows[-1].source == "bot"  # done: nobody pressed NEXT
+    placed = rows[-1].action
+    assert placed[0] == "place" and len(placed) == 3  # with its value, which nobody is told
+    for view, events in told.items():
+        bot = [e for e in events if e.kind == "bot"]
+        assert len(bot) == 1, view
+        assert bot[0].data["key"] == "bot.place" and bot[0].data["seat"] == game.actor
+        assert bot[0].data["params"] == {"seat": game.actor, "hex": board.name(placed[1])}
+        assert bot[0].data["waiting"] is False
+        shown = table.snapshot(game_id, view)["bot_move"]
+        assert shown["hexes"] == [board.name(placed[1])] and shown["key"] == "bot.place"
+        assert "action" not in shown and "why" not in shown  # a value; the bot's reasons
+        assert shown["sentence"] == f"Bot {FOUR[game.actor]['colour'].capitalize()} places a " \
+            f"person on {board.name(placed[1])}"  # fmt: skip
+
+
+def test_B_5_a_bot_placing_a_person_tells_no_phone_its_value(tmp_path: Path) -> None:
+    """B-5 (spec §9: by default nobody but the referee knows a placed value, not even its
+    owner): twin tables where the bot places a person on the same hex with two different
+    values tell every seat and a spectator exactly the same, the bot's own seat included; the
+    referee's differ, so the comparison would see a leak."""
+    views: tuple[int | str, ...] = (0, 1, 2, 3, "spectator", REFEREE)
+    seen = []
+    for twin, value in (("a", 1), ("b", 3)):
+        table = Table(Store(tmp_path / f"{twin}.db"), clock=lambda: 1_000_000.0)
+        table.start()
+        try:
+            game_id = start(table, "digital")
+            game = to_bot(table, game_id)
+            hex_ = next(a[1] for a in game.legal_actions() if a[0] == "place")
+            told = heard(table, views)
+            action = ["place", hex_, value]
+            assert table.call(Command("bot", game.actor, game=game_id, action=action)).accepted
+            seen.append({v: json.dumps([(e.kind, e.data) for e in told[v]]) for v in views})
+        finally:
+            table.stop()
+            table._store.close()
+    for view in views[:-1]:
+        assert seen[0][view] == seen[1][view], view
+    assert seen[0][REFEREE] != seen[1][REFEREE]
+    assert '"bot"' in seen[0]["spectator"]
+
+
+def test_at_a_physical_table_the_panel_beeps_for_a_bot_move_to_make(table: Table) -> None:
+    """The panels' lights (GPIO and Pico alike) beep for a bot decision waiting to be made on
+    the real board, and not for a digital game's, which needs nobody."""
+    for mode, beeped in (("physical", ["bot"]), ("digital", [])):
+        beeps: list[str] = []
+        lights = Lights(lambda _colour: None, beeps.append)
+        sub = Subscriber(None, "spectator", lights.event)
+        table.subscribe(sub)
+        game_id = start(table, mode)
+        to_bot(table, game_id)
+        assert BotSeats(table, budget_s=0.05, seed=1).step()
+        table.unsubscribe(sub)
+        assert beeps == beeped, mode
+
+
+def test_the_pages_words_say_what_the_table_says_in_english() -> None:
+    """Each kind of bot decision has its words in en, es and fr, with the same parameters; the
+    English page says what the table's own sentence says."""
+    books = {lang: json.loads((I18N / f"{lang}.json").read_text()) for lang in ("en", "es", "fr")}
+    for key, english in say.ENGLISH.items():
+        assert books["en"][key] == english
+        for lang in ("es", "fr"):
+            assert set(re.findall(r"{\w+}", books[lang][key])) == set(re.findall(r"{\w+}", english))
+
+
+def test_a_hint_is_for_the_deciding_persons_seat_and_only_when_the_game_allows_it(
+    table: Table,
+) -> None:
+    """ "Suggest" is off by default; on, it gives the seat to decide what it knows (its seat's
+    knowledge, as a bot's), never for another seat or a bot's."""
+    game_id = start(table, "digital")
+    with pytest.raises(Refused) as off:
+        table.hint(game_id, 0)
+    assert off.value.key == "suggest.off"
+    players = [{k: v for k, v in p.items() if k != "bot"} for p in FOUR]
+    reply = table.call(Command("cli", intent="new_game", args={"players": players, "seed": 4,
+                                                                "mode": "digital", "hints": True}))  # fmt: skip
+    assert reply.accepted and reply.game is not None
+    game = mirror(table, reply.game)
+    known = table.hint(reply.game, game.actor)
+    with pytest.raises(Refused) as other:
+        table.hint(reply.game, (game.actor + 1) % 4)
+    assert other.value.key == "suggest.not_now"
+    decision = decide(Game(known), game.actor, "normal", random.Random(1))
+    assert decision.action in game.legal_actions() and decision.reason in ("best", "only")

@@ -12,7 +12,7 @@
 
 from .knowledge import determinise, knowledge
 from .players import BASELINES, LEVELS, Decision, decide
-from .say import sentence
+from .say import hexes, said, sentence
 
 __all__ = [
     "BASELINES",
@@ -21,5 +21,7 @@ __all__ = [
     "decide",
     "determinise",
     "knowledge",
+    "hexes",
+    "said",
     "sentence",
 ]

@@ -44,6 +44,11 @@ class Decision:
     why: str
     gain: float
     """Its evaluation gain over doing nothing better: expected points, own less best other."""
+    reason: str = "best"
+    """Why, as a word a page can put in its own language: ``only`` (the only legal action),
+    ``told`` (a fact for the table to tell), ``whim`` (easy's random pick) or ``best``."""
+    options: int = 0
+    """How many legal actions it chose among."""
 
 
 def decide(
@@ -63,13 +68,13 @@ def decide(
     known = knowledge(game.state, seat)
     legal = Game(known).legal_actions()
     if len(legal) == 1:
-        return Decision(legal[0], "the only legal action", 0.0)
+        return Decision(legal[0], "the only legal action", 0.0, "only", 1)
     if game.phase == "reveal":
         # a fact, not a choice: the value under a saved piece is the table's to tell (B-31)
-        return Decision(rng.choice(legal), "the value is told by the table", 0.0)
+        return Decision(rng.choice(legal), "the value is told by the table", 0.0, "told")
     if level == "easy":
         if rng.random() < 1 / 3:
-            return Decision(rng.choice(legal), "played on a whim (easy level)", 0.0)
+            return Decision(rng.choice(legal), "played on a whim (easy level)", 0.0, "whim")
         ranked = _rank(known, seat, legal, rng, samples=1)
     else:
         ranked = _rank(known, seat, legal, rng, samples=NORMAL_SAMPLES)
@@ -77,7 +82,8 @@ def decide(
         ranked = _search(known, seat, ranked[:STRONG_CANDIDATES], rng, budget_s, clock)
     best_value, best = ranked[0]
     base = evaluate.score(known, seat)
-    return Decision(best, _why(level, len(legal), best_value - base), best_value - base)
+    gain = best_value - base
+    return Decision(best, _why(level, len(legal), gain), gain, "best", len(legal))
 
 
 def _rank(

@@ -42,6 +42,9 @@ ROLL_BEEP = (0.15, 0.05, 1)
 """Buzzer on, off (seconds) and count when the die is cast: one short beep."""
 ERROR_BEEP = (0.07, 0.07, 3)
 """... when a press is refused: three quick beeps."""
+BOT_BEEP = (0.15, 0.1, 2)
+"""... when a bot's move waits to be made on the board: two short beeps."""
+BEEPS = {"roll": ROLL_BEEP, "bot": BOT_BEEP}
 BLINK = (0.25, 0.25)
 """Status LED on and off (seconds) while something is wrong."""
 LOOK = 0.25
@@ -240,5 +243,5 @@ class GpioPanel:
         self.rgb_led.color = colour
 
     def _beep(self, sound: str) -> None:
-        on, off, n = ROLL_BEEP if sound == "roll" else ERROR_BEEP
+        on, off, n = BEEPS.get(sound, ERROR_BEEP)
         self.buzzer.beep(on_time=on, off_time=off, n=n)

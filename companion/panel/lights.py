@@ -1,5 +1,5 @@
 """What both panels show of the game: the colour of the player whose turn it is on the RGB LED,
-and a beep when the die is cast. The GPIO panel and the Pico on USB differ only in how they
+a beep when the die is cast, and two when a bot's move waits to be made on the board. The GPIO panel and the Pico on USB differ only in how they
 light and sound (`show`, `beep`); what to show, and when, is decided here once.
 
 The LED follows the events the panel subscribes to: a fresh state after every command (the
@@ -79,7 +79,7 @@ SNAPSHOTS = ("state", "new_game", "undone", "corrected")
 
 class Lights:
     """The turn's colour and the die's beep, for a panel that can `show` a colour (0..1 RGB,
-    `OFF` for none) and `beep` (``"roll"``)."""
+    `OFF` for none) and `beep` (``"roll"``, ``"bot"``)."""
 
     def __init__(
         self, show: Callable[[tuple[float, float, float]], None], beep: Callable[[str], None]
@@ -107,6 +107,10 @@ class Lights:
             self.colour(None)
         elif event.kind in ("rolled", "dived"):  # the red die or the two dive dice
             self.beep("roll")
+        elif event.kind == "bot" and data.get("waiting"):
+            # A bot decided at a physical table: a person is to make its move on the board.
+            # (A digital game's bot decisions are done at once: the phones show them.)
+            self.beep("bot")
 
     def colour(self, seat: int | None) -> None:
         self.seat = seat

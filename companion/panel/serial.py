@@ -60,10 +60,12 @@ BACKOFF = (0.1, 1.0)
 """First and longest delay between tries to open the port; it doubles after each failure.
 Capped at one second so that a panel plugged back in is in use again within about a second."""
 
-# The same sounds as the GPIO panel's (gpio.ROLL_BEEP, gpio.ERROR_BEEP), with a pitch: the
+# The same sounds as the GPIO panel's (gpio.ROLL_BEEP, BOT_BEEP, ERROR_BEEP), with a pitch: the
 # Pico drives a passive buzzer.
 ROLL_BEEP = {"hz": 880, "ms": 150, "n": 1}
 ERROR_BEEP = {"hz": 220, "ms": 70, "n": 3}
+BOT_BEEP = {"hz": 660, "ms": 150, "n": 2}
+BEEPS = {"roll": ROLL_BEEP, "bot": BOT_BEEP}
 OFF = [0, 0, 0]
 
 
@@ -453,7 +455,7 @@ class SerialPanel:
         self.lights.event(event)
 
     def _beep(self, sound: str) -> None:
-        self._send("beep", **(ROLL_BEEP if sound == "roll" else ERROR_BEEP))
+        self._send("beep", **BEEPS.get(sound, ERROR_BEEP))
 
     def _show_colour(self, colour: tuple[float, float, float]) -> None:
         shown = rgb(colour)

@@ -27,7 +27,7 @@ from werkzeug.wrappers import Response
 from ..config import Config
 from ..network import portal
 from ..table import Table
-from . import api, errors, export, gamedata, openapi, pages, screen, session, stream
+from . import api, errors, export, gamedata, hints, openapi, pages, screen, session, stream
 from .assets import web_folder
 from .cookies import UntimedSessions
 from .seats import Seats
@@ -89,7 +89,7 @@ def create_app(
     app.extensions.setdefault("companion.voice", None)  # the daemon hands in the Announcer
     errors.register(app)
     # The portal first: in hotspot mode its redirect answers a probe before anything else looks.
-    for module in (portal, pages, screen, session, api, stream, gamedata, export, openapi):
+    for module in (portal, pages, screen, session, api, hints, stream, gamedata, export, openapi):
         app.register_blueprint(module.bp)
     app.after_request(_headers)
     return app

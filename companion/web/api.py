@@ -19,7 +19,9 @@ JSON (``Content-Type: application/json``, at most 64 KiB); every answer is JSON.
   position that cannot happen is a 422 naming the rule it breaks.
 
   Only ``players`` is required: 2 to 4 entries, each with an optional ``name`` (≤ 40 characters)
-  and ``colour`` (≤ 20). The others default as the Table decides (base rules, a secret seed,
+  and ``colour`` (≤ 20), and ``bot`` (``easy``, ``normal`` or ``strong``) for a seat the
+  companion plays. ``hints`` (true or false, the default) lets each person's phone ask the bot
+  for a suggested move (``GET /api/games/<id>/hint``). The others default as the Table decides (base rules, a secret seed,
   digital, a random island). A ``seed`` given makes every draw predictable: it is for tests.
 
   A Flotilla game (``"kind": "flotilla"``, 3 to 5 players) takes ``players``, ``seed``,
@@ -115,7 +117,8 @@ INTENTS = ("roll", "draw", "next", "undo", "correct", "confirm_proposal", "rejec
 
 COMMAND_FIELDS = ("request_id", "seat", "action", "intent", "args", "at", "expires")
 GAME_FIELDS = (
-    "players", "modules", "options", "seed", "mode", "layout", "kind", "request_id", "position"
+    "players", "modules", "options", "seed", "mode", "layout", "kind", "request_id", "position",
+    "hints",
 )  # fmt: skip
 FLOTILLA_FIELDS = ("roll", "vp_per_player", "second_ties")
 """A Flotilla game's own settings (`companion.kinds.flotilla_setup`)."""
@@ -401,11 +404,11 @@ def _new_game_args(data: dict[str, Any]) -> dict[str, Any]:
         where = f"players[{i}]"
         if not isinstance(player, dict):
             unprocessable(f'{where} must be an object like {{"name": "Ana", "colour": "red"}}.')
-        payload.only(player, ("name", "colour"), where)
+        payload.only(player, ("name", "colour", "bot"), where)
         seats.append(
             {
                 key: payload.text(player[key], f"{where}.{key}", longest)
-                for key, longest in (("name", 40), ("colour", 20))
+                for key, longest in (("name", 40), ("colour", 20), ("bot", 20))
                 if player.get(key) is not None
             }
         )
@@ -432,6 +435,10 @@ def _new_game_args(data: dict[str, Any]) -> dict[str, Any]:
             args[key] = payload.text(data[key], key, 20)
     if "position" in data:  # the rules, mode and seed are the position's
         args["position"] = payload.text(data["position"], "position", 8000)
+    if "hints" in data:
+        if not isinstance(data["hints"], bool):
+            unprocessable(f"hints must be true or false, not {payload.kind(data['hints'])}.")
+        args["hints"] = data["hints"]
     if "vp_per_player" in data:
         args["vp_per_player"] = payload.integer(data["vp_per_player"], "vp_per_player", 1)
     return args

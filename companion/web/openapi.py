@@ -106,6 +106,7 @@ SCHEMAS: dict[str, Any] = {
                     "properties": {
                         "name": {"type": "string", "minLength": 1, "maxLength": 40},
                         "colour": {"type": "string", "minLength": 1, "maxLength": 20},
+                        "bot": {"type": "string", "enum": ["easy", "normal", "strong"]},
                     },
                     "additionalProperties": False,
                 },
@@ -126,6 +127,10 @@ SCHEMAS: dict[str, Any] = {
             "second_ties": {"type": "string", "enum": ["toxicity", "friendly"]},
             "request_id": {"type": "string", "minLength": 1, "maxLength": 100},
             "position": {"type": "string", "minLength": 1, "maxLength": 8000},
+            "hints": {
+                "type": "boolean",
+                "description": "each person's phone may ask the bot for a suggested move",
+            },
         },
         "additionalProperties": False,
     },
@@ -396,6 +401,17 @@ PATHS: dict[str, Any] = {
             "responses": {
                 "200": answer("The paths.", OBJECT),
                 **errors(400, 403, 404, 409, 503),
+            },
+        }
+    },
+    "/api/games/{game_id}/hint": {
+        "get": {
+            "summary": "The move the normal bot suggests to this phone's seat now, and why "
+            "(only when the game was set up with hints).",
+            "parameters": [GAME_ID],
+            "responses": {
+                "200": answer("The suggested action and its reason.", OBJECT),
+                **errors(403, 404, 409, 503),
             },
         }
     },

@@ -21,6 +21,7 @@ import { flotillaScreen } from "./flotilla.js";
 import { cameraPanel, markCamera } from "./camera.js";
 import { wholeMoves, pathAction, bringIntoView, hexAt, pendingLine, waysOut, soleTargets } from "./play.js";
 import { refusalFrom, sentenceOf, statusText, BAD_STATES } from "./words.js";
+import { botLine, hintPanel } from "./bots.js";
 
 const app = {
   session: { authorised: false, seat: null, game: null },
@@ -344,6 +345,8 @@ function playScreen() {
     boardInWords(app.board, snapshot, { taps: T, source: selectedSource(T), onTap: tapHex, onPick: (piece) => { app.ui.selected = piece.key; render(); } }),
     h("div", { class: "panel", id: "panel" },
       pendingLine(app.ui),
+      botLine(snapshot, { authorised: app.session.authorised, intent }),
+      hintPanel({ game: app.game, snapshot, board: app.board, me, ui: app.ui, redraw: render, act }),
       cameraPanel({ snapshot, me, authorised: app.session.authorised, intent, redraw: render }), selectionLine(T), panel,
       waysOut({ seated: me !== null, changeSeat: () => leaveSeat("join"), watchInstead: () => leaveSeat("watch"), leave: () => leaveSeat("join") })));
   return { screen, wrap, keep, m };

@@ -122,6 +122,15 @@ function kindOf(hex, view) {
   return hex.kind === "safe" ? "safe" : terrain ? `land ${terrain}` : hex.kind === "land" ? gap : "sea";
 }
 
+// A bot's move as a line from where its piece was to where it goes (none for one hex).
+function botPath(board, names) {
+  const at = names.map((n) => board.hexes.find((x) => x.name === n)).filter(Boolean);
+  if (at.length < 2) return s("g", { class: "bot-path" });
+  return s("g", { class: "bot-path", "aria-hidden": "true" },
+    s("polyline", { points: at.map((x) => `${x.x},${x.y}`).join(" "), class: "bot-line" }),
+    s("circle", { cx: at[at.length - 1].x, cy: at[at.length - 1].y, r: 0.16, class: "bot-end" }));
+}
+
 // marks: {targets, sources: Sets of hex indexes; selected, next: hex index or null}
 export function drawBoard(board, snapshot, marks, { scale = NEAR, onTap = null, interactive = true } = {}) {
   const view = snapshot.state;
@@ -150,6 +159,8 @@ export function drawBoard(board, snapshot, marks, { scale = NEAR, onTap = null, 
   svg.append(hexLayer, pieceLayer);
 
   const { people, onHex, boatsAt, creaturesAt } = placesOf(view);
+  // A bot's decision: the hexes it touches (where a piece was, where it goes), and its path.
+  const botHexes = snapshot.bot_move?.hexes || [];
 
   for (const hex of board.hexes) {
     const kind = kindOf(hex, view);
@@ -161,6 +172,7 @@ export function drawBoard(board, snapshot, marks, { scale = NEAR, onTap = null, 
     if (marks.selected === hex.index) classes.push("selected");
     if (marks.next === hex.index) classes.push("next");
     if (hex.kind === "access") classes.push("access");
+    if (botHexes.includes(hex.name)) classes.push("bot");
     const tappable = interactive && (isTarget || isSource || marks.selected === hex.index);
     const here = onHex.get(hex.name);
     const beasts = creaturesAt.get(hex.name) || [];
@@ -173,6 +185,7 @@ export function drawBoard(board, snapshot, marks, { scale = NEAR, onTap = null, 
       "data-target": isTarget ? "" : null,
       "data-source": isSource ? "" : null,
       "data-steps": marks.steps?.get(hex.index) ?? null, // a whole move's spaces, in one tap
+      "data-bot": botHexes.includes(hex.name) ? "" : null,
       "data-tap": tappable ? "" : null,
       role: interactive ? "button" : null,
       tabindex: interactive ? (tappable ? "0" : "-1") : null,
@@ -197,6 +210,7 @@ export function drawBoard(board, snapshot, marks, { scale = NEAR, onTap = null, 
     if (here?.sea.length) pieceLayer.append(...pills(snapshot, here.sea, hex.x, hex.y + (boat ? -0.05 : 0.1), { swimming: true }));
     if (here?.saved.length) pieceLayer.append(...pills(snapshot, here.saved, hex.x, hex.y + 0.2));
   }
+  svg.append(botPath(board, botHexes));
   if (interactive) keyboard(svg, board, onTap);
   return svg;
 }

@@ -5,6 +5,7 @@ import { h } from "./dom.js";
 import { t, has, capital } from "./i18n.js";
 import { nameOf, personName, creatureLabel, boatLabel, hexLabel } from "./players.js";
 import { describe } from "./moves.js";
+import { botLogLine } from "./bots.js";
 
 const QUIET = new Set(["laid", "result"]); // setup's 40 tiles, and the result the end screen shows
 const KEEP = 500; // a long game has a few hundred events; older lines than that are dropped
@@ -69,6 +70,7 @@ export function changed(name, snapshot) {
 // One entry of the log in words (null: nothing worth a line).
 export function lineOf(entry, snapshot, board) {
   if (entry.changed) return changedLine(entry.changed, { ...entry.e, kind: snapshot.kind }, snapshot, board);
+  if (entry.kind === "bot") return botLogLine(entry.e, snapshot);
   const line = words(entry.kind, entry.e, snapshot);
   return line ? capital(line) : null;
 }

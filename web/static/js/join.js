@@ -39,7 +39,8 @@ export function joinScreen({ session, games, current, takeSeat, watch, setup, en
     parts.push(h("h2", { text: t("join.game", { n: game.id }) }),
       h("p", { class: "hint", text: t(session.authorised ? "join.choose" : "join.pin_first") }),
       h("div", { class: "seats" },
-        session.authorised ? game.players.map((p) => h("button", {
+        // A bot's seat is the companion's: no phone takes it.
+        session.authorised ? game.players.filter((p) => !p.bot).map((p) => h("button", {
           class: "seat big wide",
           style: `background:${fill(p)};color:${ink(p)}`,
           dataset: { seat: p.seat + 1 },

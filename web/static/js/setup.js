@@ -3,7 +3,7 @@
 // the island random or tapped in from the real board). Three steps; Start sends it all.
 
 import { h } from "./dom.js";
-import { t, has } from "./i18n.js";
+import { t, has, capital } from "./i18n.js";
 import { PALETTE } from "./players.js";
 import { refusalFrom, refusalText } from "./words.js";
 
@@ -27,6 +27,7 @@ const offered = (o) =>
   (!OPTION_MODULE[o.name] || draft.modules.has(OPTION_MODULE[o.name])) &&
   (!draft.modules.has("escape-1986") || WITH_1986.has(o.name) || OPTION_MODULE[o.name] === "escape-1986");
 const STEPS = ["players", "rules", "table"];
+const BOT_CHOICES = ["person", "easy", "normal", "strong"];
 const FLOTILLA_STEPS = ["players", "flotilla"];
 const steps = () => (draft.kind === "flotilla" ? FLOTILLA_STEPS : STEPS);
 
@@ -39,8 +40,8 @@ function fresh(rules) {
   const { min, max } = rematch?.kind === "flotilla" ? CAPTAINS : rules.players;
   const again = rematch && rematch.players.length >= min && rematch.players.length <= max;
   const players = again
-    ? rematch.players.map((p) => ({ name: p.name, colour: colours.includes(p.colour) ? p.colour : null }))
-    : [0, 1].map((i) => ({ name: "", colour: colours[i] }));
+    ? rematch.players.map((p) => ({ name: p.name, colour: colours.includes(p.colour) ? p.colour : null, bot: p.bot || null }))
+    : [0, 1].map((i) => ({ name: "", colour: colours[i], bot: null }));
   for (const p of players) p.colour ??= colours.find((c) => !players.some((q) => q.colour === c));
   return {
     step: 0,
@@ -50,6 +51,7 @@ function fresh(rules) {
     mode: "physical",
     kind: again && rematch.kind === "flotilla" ? "flotilla" : "survive",
     roll: "entered",
+    hints: false, // "suggest" on each person's phone: off unless the table wants it
     layout: null, // until chosen: as the tiles are (island)
     seed: "",
     busy: false,
@@ -61,12 +63,12 @@ function fresh(rules) {
 export function resetSetup(previous = null) {
   draft = null;
   if (previous?.players?.length) {
-    rematch = { kind: previous.kind, players: previous.players.map((p) => ({ name: p.name, colour: p.colour })) };
+    rematch = { kind: previous.kind, players: previous.players.map((p) => ({ name: p.name, colour: p.colour, bot: p.bot })) };
   }
 }
 
 // A group's name as a screen reader says it: the question it answers, in the page's words.
-const GROUP = { kind: "setup.game", count: "setup.players", mode: "setup.mode", layout: "setup.layout" };
+const GROUP = { kind: "setup.game", count: "setup.players", mode: "setup.mode", layout: "setup.layout", bot: "setup.bot", hints: "setup.hints" };
 const groupName = (name) => t(GROUP[name] || `option.${name}.title`);
 
 function segmented(name, values, current, set, label) {
@@ -87,7 +89,7 @@ function playersStep(rules, redraw) {
   const setCount = (n) => {
     while (draft.players.length < n) {
       const colour = rules.colours.find((c) => !used(c, -1));
-      draft.players.push({ name: "", colour });
+      draft.players.push({ name: "", colour, bot: null });
     }
     draft.players.length = n;
     if (n < 5) draft.modules.delete("overpopulated");
@@ -123,7 +125,9 @@ function playersStep(rules, redraw) {
           p.colour = c;
           redraw();
         },
-      }, h("span", { class: "swatch-name", text: t(`colour.${c}`) }))))));
+      }, h("span", { class: "swatch-name", text: t(`colour.${c}`) })))),
+    // A seat the companion plays (Survive only), at a strength: a short-handed table.
+    draft.kind === "survive" ? segmented("bot", BOT_CHOICES, p.bot || "person", (v) => { p.bot = v === "person" ? null : v; redraw(); }, (v) => t(`setup.bot.${v}`)) : null));
   const counts = [];
   for (let n = min; n <= max; n++) counts.push(n);
   return [
@@ -210,6 +214,9 @@ function tableStep(redraw) {
       ? [h("p", { class: "explain", dataset: { layout: "rings" }, text: t("setup.layout.rings.explain") })]
       : [segmented("layout", ["table", "random"], island(), (v) => { draft.layout = v; redraw(); }, (v) => t(`setup.layout.${v}`)),
         h("p", { class: "explain", text: t(`setup.layout.${island()}.explain`) })]),
+    h("p", { class: "option-title", text: t("setup.hints") }),
+    segmented("hints", ["off", "on"], draft.hints ? "on" : "off", (v) => { draft.hints = v === "on"; redraw(); }, (v) => t(`setup.hints.${v}`)),
+    h("p", { class: "explain", text: t("setup.hints.explain") }),
     h("details", { class: "advanced" },
       h("summary", { text: t("setup.advanced") }),
       h("label", { class: "field" }, t("setup.seed"),
@@ -223,13 +230,17 @@ function request() {
   if (draft.kind === "flotilla") return flotillaRequest(draft);
   const modules = [...draft.modules];
   const body = {
-    players: draft.players.map((p, i) => ({ name: p.name.trim() || t("player.seat", { n: i + 1 }), colour: p.colour })),
+    players: draft.players.map((p, i) => (p.bot
+      // A bot is called by its colour ("Bot Blue moves…") unless the table names it.
+      ? { name: p.name.trim() || capital(t(`colour.${p.colour}`)), colour: p.colour, bot: p.bot }
+      : { name: p.name.trim() || t("player.seat", { n: i + 1 }), colour: p.colour })),
     modules,
     // Only the options on the screen: one hidden keeps its default, whatever was tapped before.
     options: Object.fromEntries(Object.entries(draft.options).filter(([name]) => offered({ name }))),
     mode: draft.mode,
     layout: island(),
   };
+  if (draft.hints) body.hints = true;
   if (draft.seed !== "" && /^\d+$/.test(String(draft.seed))) body.seed = Number(draft.seed);
   return body;
 }

@@ -16,7 +16,8 @@ export const HAPPENINGS = [
 
 // Each kind once: both games end with "game_over", and a dive is "dived" in both (a listener
 // registered twice would list every such event twice).
-const FOLLOWED = [...new Set([...HAPPENINGS, ...FLOTILLA_EVENTS])];
+// "bot": a bot seat's decision, as data the page words (bots.js).
+const FOLLOWED = [...new Set([...HAPPENINGS, ...FLOTILLA_EVENTS, "bot"])];
 
 // The table pings an idle stream every [web] ping seconds; hearing nothing for 2.5 of them,
 // the page stops saying "live" and opens the stream anew (the watchdog).

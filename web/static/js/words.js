@@ -14,7 +14,8 @@ function param(name, value, snapshot) {
   if (name === "person") return personName(snapshot, value);
   if (name === "boat") return boatLabel(value);
   if (name === "creature") return creatureLabel(value);
-  if (name === "hex" || name === "to" || name === "from") return hexLabel(value);
+  // A piece goes from or to a boat too ("b3": Boat 3), as in the log's lines.
+  if (name === "hex" || name === "to" || name === "from") return /^b\d+$/.test(value) ? boatLabel(value) : hexLabel(value);
   if (name === "hexes") return value.map(hexLabel).join(", ");
   if (name === "face") return has(`face.${value}`) ? t(`face.${value}`) : String(value);
   if (name === "back") return has(`back.${value}`) ? t(`back.${value}`) : String(value);
