@@ -125,17 +125,13 @@ def test_two_bots_and_two_people_play_a_whole_game_through_the_page(
         ana.take_seat(1)
         phones = [ana, cy]
         moved: set[int] = set()
-        suggested = shot = False
+        suggested = False
         for _ in range(LIMIT):
             same_seq(phones)
             if ana.phase == "over":
                 break
             deciding = [p for p in phones if p.mine]
             if not deciding:  # a bot's turn: its thread decides and the stream brings it
-                if not shot and cy.page.locator("[data-bot-move='bot.move']").count():
-                    shot = True
-                    cy.shot("bots-move")  # the sentence, and the hexes it touches marked
-                    assert cy.page.locator("g.hex[data-bot]").count() >= 1
                 time.sleep(0.05)
                 continue
             phone = deciding[0]
@@ -175,3 +171,43 @@ def test_two_bots_and_two_people_play_a_whole_game_through_the_page(
         phone.close()
     no_page_errors(*phones)
     no_small_targets(*phones)
+
+
+def test_at_a_physical_table_a_tap_says_the_bots_move_is_made_on_the_board(
+    browser: Browser, live: Live
+) -> None:
+    """The bot's decision waits on the phone (in French here) as a sentence with the hex it
+    touches marked on the board, until a person has made it on the real board and taps
+    "Done on the board"; only then is it stored, as the bot seat's."""
+    players = [
+        {"name": "Ana", "colour": "red"},
+        {"name": "Blue", "colour": "blue", "bot": "normal"},
+    ]
+    game_id = live.new_game(players=players, mode="physical", seed=SEED)
+    ana = Phone.open(browser, live.url, "Ana", TALL)
+    ana.page.select_option("[data-field=language]", "fr")
+    ana.join()
+    ana.take_seat(1)
+    game = live.mirror(game_id)
+    while game.actor != 1:
+        game = live.play(game_id, game.legal_actions()[0])
+    bots = BotSeats(live.table, budget_s=0.05, seed=3)  # stepped here: no thread
+    assert bots.step()
+    waiting = live.table.snapshot(game_id, "spectator")["bot_move"]
+    shown = ana.page.wait_for_selector("[data-bot-move='bot.place'][data-waiting=yes]")
+    said = worded(book("fr"), waiting["key"], waiting["params"])
+    assert said.startswith("Le robot Blue place un personnage sur ")
+    assert ana.page.inner_text(".bot-move .bot-said") == said
+    assert ana.page.eval_on_selector_all(
+        "g.hex[data-bot]", "els => els.map(e => e.dataset.name)"
+    ) == [waiting["params"]["hex"]]
+    ana.shot("bots-waiting")
+    rows = live.table.read(lambda: live.table._store.log(game_id))
+    assert shown.is_visible() and not bots.step()  # it waits; nothing stored meanwhile
+    ana.tap("[data-go=bot-done]")
+    after = live.table.read(lambda: live.table._store.log(game_id))
+    assert len(after) == len(rows) + 1
+    assert after[-1].seat == 1 and after[-1].action[0] == "place"
+    assert ana.page.locator("[data-bot-move]").count() == 0
+    ana.close()
+    no_page_errors(ana)

@@ -244,7 +244,9 @@ function playersStrip(snapshot) {
 
 function focusBoard(wrap, m) {
   // Bring the hexes to tap into sight when they change; leave the player's own scrolling alone.
-  const marked = m.selected !== null ? [...m.targets, m.selected] : m.targets.size ? [...m.targets] : m.next !== null ? [m.next] : [...m.sources];
+  let marked = m.selected !== null ? [...m.targets, m.selected] : m.targets.size ? [...m.targets] : m.next !== null ? [m.next] : [...m.sources];
+  // Nothing to tap here: a bot's move to make on the board is what to look at.
+  if (!marked.length) marked = (app.snapshot.bot_move?.hexes || []).map((name) => app.board.hexes.find((x) => x.name === name)?.index).filter((i) => i !== undefined);
   const signature = marked.sort((a, b) => a - b).join(",");
   if (!marked.length) {
     // Nothing to tap: open on the island's middle, once.

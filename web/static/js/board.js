@@ -196,7 +196,7 @@ export function drawBoard(board, snapshot, marks, { scale = NEAR, onTap = null, 
     // A target wears a dark ring and a bright dashed one, visible on sand, forest and sea alike.
     if (isTarget) g.append(s("polygon", { points: corners(hex.x, hex.y, 0.8), class: "ring" }));
     if (hex.kind === "safe") g.append(s("text", { x: hex.x, y: hex.y - 0.55, class: "island-text" }, t(`compass.${hex.name}`)));
-    if ((isTarget || marks.next === hex.index) && hex.kind !== "safe") { // a safe island shows its name already
+    if ((isTarget || marks.next === hex.index || botHexes.includes(hex.name)) && hex.kind !== "safe") { // a safe island shows its name already
       g.append(s("text", { x: hex.x, y: hex.y + 0.78, class: "hex-name" }, hex.name));
     }
     if (tappable && onTap) g.addEventListener("click", () => onTap(hex.index));
