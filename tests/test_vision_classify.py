@@ -311,3 +311,27 @@ def test_positions_clipped_white_by_glare_are_hidden() -> None:
     hidden = [h for h, v in seen.positions.items() if v.hidden]
     wrong = [h for h, v in seen.positions.items() if not v.hidden and v.land != (truth[h] != "sea")]
     assert hidden and not wrong
+
+
+def test_an_over_exposed_frame_without_glare_is_still_read() -> None:
+    """No rule: unsure is a verdict, but only where nothing can be told. A frame exposed
+    twice as long as the setup frame clips the beaches white and the sea's blue; the sea
+    around shows no glare (clipped channels are left out of its estimate), so the white is
+    the tiles' own and every position is judged, right. Counting the clipped blue as glare
+    hid 16 of the 40."""
+    from companion.vision.classify import glare
+
+    island = batch("normal")[0]
+    recogniser = Recogniser()
+    recogniser.calibration = recogniser.calibrate(island.setup.image, island.layout)
+    shot = island.shots[0]
+    bright = np.clip(shot.image.astype(np.float32) * 2.0, 0, 255).astype(np.uint8)
+    positions = recogniser.observe(bright).positions
+    truth = shot.truth.positions
+    assert not [h for h, v in positions.items() if v.hidden]
+    assert all(v.land == (truth[h] != "sea") for h, v in positions.items())
+    # the estimate itself: blue clipped alike in the sea and its reference is no glare; a
+    # reference clipped in two channels where the frame's sea is not is all glare
+    sea = np.array([255.0, 140.0, 60.0])
+    assert glare(np.array([[255.0, 140.0, 60.0]]), sea)[0] == 0.0
+    assert glare(np.array([[255.0, 252.0, 190.0]]), np.array([230.0, 137.0, 57.0]))[0] > 100

@@ -180,6 +180,9 @@ def _corners(data: Any) -> np.ndarray:
     return corners
 
 
+UNCLIPPED = 245.0
+"""Grey levels below which a reference channel still measures light (`glare`)."""
+
 GLARE_SLACK = 3.0
 """Estimated glare below this (grey levels) is taken as none: noise in the estimate, which
 would otherwise darken every dark channel a little."""
@@ -187,10 +190,23 @@ would otherwise darken every dark channel a little."""
 
 def glare(reference: np.ndarray, sea: np.ndarray) -> np.ndarray:
     """(hexes,) white light added at each hex: the reference colours (hexes, 3) fitted as
-    `gain · sea + glare` with `sea` (3,) the frame's typical sea colour (grey levels)."""
-    basis = np.column_stack([sea, np.ones(3)])
-    coef = reference @ np.linalg.pinv(basis).T
-    g = np.clip(coef[:, 1] - GLARE_SLACK, 0.0, None)
+    `gain · sea + glare` with `sea` (3,) the frame's typical sea colour (grey levels).
+
+    A channel clipped in the reference or in the typical sea (the printed sea's blue in a
+    bright frame) says nothing of either and is left out of that hex's fit: counted, its
+    missing light would read as white added. A reference with fewer than two channels left
+    is sea clipped where the frame's typical sea is not: glare, as much as can be told."""
+    lit = (reference < UNCLIPPED) & (sea < UNCLIPPED)[None, :]
+    w = lit.astype(np.float64)
+    # per hex, weighted least squares of reference ≈ gain · sea + glare over its lit channels
+    n = w.sum(axis=1)
+    sx, sxx = w @ sea, w @ (sea * sea)
+    sy, sxy = (w * reference).sum(axis=1), (w * reference) @ sea
+    det = n * sxx - sx * sx
+    solvable = (n >= 2) & (np.abs(det) > 1e-6)
+    coef = np.where(solvable, (sxx * sy - sx * sxy) / np.where(solvable, det, 1.0), 0.0)
+    g = np.clip(coef - GLARE_SLACK, 0.0, None)
+    g = np.where(solvable, g, np.inf)  # sea nearly white: glare
     # never more than most of the darkest channel: what is left must stay a colour
     out: np.ndarray = np.minimum(g, 0.8 * reference.min(axis=1))
     return out
@@ -206,6 +222,9 @@ class Relative:
     """(hexes, 3) relative log colour of each hex's median."""
     noise: np.ndarray
     """(hexes, 3) variance of single samples on the reference sea around each hex."""
+    glare: np.ndarray
+    """(hexes,) white light added at each hex (grey levels, `glare`), as the sea around it
+    shows it."""
 
 
 def relative(samples: HexSamples, normaliser: Normaliser, reference: np.ndarray) -> Relative:
@@ -222,7 +241,7 @@ def relative(samples: HexSamples, normaliser: Normaliser, reference: np.ndarray)
     # Noise in log units grows as the glare is taken off (the same grey levels, on less light).
     stretch = np.exp(2 * (ref_log - base))
     noise = normaliser.reference(samples.spread, reference) * stretch
-    return Relative(pixels, median - base, noise)
+    return Relative(pixels, median - base, noise, g)
 
 
 def setup_relative(samples: HexSamples, normaliser: Normaliser) -> tuple[Relative, np.ndarray]:
@@ -251,7 +270,10 @@ HIDDEN_SHARE = 0.3
 else: an arm, a phone, a sleeve's shadow, or a heap of pieces."""
 
 OVEREXPOSED = 0.5
-"""A hex with more than this share of its samples clipped (`sample.CLIPPED`) is hidden."""
+"""A hex with more than this share of its samples clipped (`sample.CLIPPED`) where the
+sea around it shows glare is hidden: white, less the glare, can pass for any colour. Where the
+sea shows none, the white is the tile's own (a beach in a bright frame): the sea in that light
+is not white, so the hex is judged as it reads."""
 
 HIDDEN_NEIGHBOURS = 3
 """A hex with this many of its 6 neighbours hidden lies under the same arm or phone (a piece
@@ -279,7 +301,8 @@ def hidden(
     boat), which counts towards hiding the hexes beside it. `foreign` (hexes,) marks hexes that
     cannot be what they read as: a position showing a terrain other than its own tile's (a
     tile never changes its terrain: an arm, a phone, a sleeve shows there), or one clipped
-    white by glare."""
+    white by glare (a lamp's reflection is brightest in its middle, so around hexes it clips
+    it still adds more white than the sea further off shows)."""
     if foreign is None:
         foreign = np.zeros_like(odd_sea)
     unseen = (explained_best < HIDDEN_SHARE) | foreign
@@ -300,22 +323,25 @@ def _verdicts(
     classes: tuple[str, ...],
     hide: bool = True,
     own: np.ndarray | None = None,
+    glare: np.ndarray | None = None,
 ) -> dict[int, HexVerdict]:
     """A verdict per hex; with `hide`, hexes the classes cannot explain are hidden (only with
     a calibration: without one, "land" explains any colour but the sea's). `own` (hexes,) is
-    the column of each position's own tile in `classes` (−1: no tile known there)."""
+    the column of each position's own tile in `classes` (−1: no tile known there); `glare`
+    (hexes,) the white light the sea around each hex shows (`Relative.glare`)."""
     best = probs.argmax(axis=1)
     share = explained[np.arange(len(best)), best]
     permanent = np.isin(np.array(samples.hexes), geometry.PERMANENT_SEA)
     sea_column = classes.index("sea")
     odd_sea = permanent & (probs[:, sea_column] < 0.5)
-    # glare or over-exposure that clipped most of a hex leaves no colour to judge
-    unreadable = samples.clipped > OVEREXPOSED
+    # glare that clipped most of a hex white leaves no colour to judge
+    glared = samples.clipped > OVEREXPOSED
+    if glare is not None:
+        glared &= glare > 0
+    foreign = glared
     if own is not None:
-        unreadable |= (own >= 0) & (best != own) & (best != sea_column)
-    unseen = (
-        hidden(share, samples.hexes, odd_sea, unreadable) if hide else np.zeros(len(best), bool)
-    )
+        foreign = foreign | ((own >= 0) & (best != own) & (best != sea_column))
+    unseen = hidden(share, samples.hexes, odd_sea, foreign) if hide else np.zeros(len(best), bool)
     out = {}
     for row, h in enumerate(samples.hexes):
         k = int(best[row])
@@ -349,12 +375,17 @@ def classify(
         return model.judge(r.pixels, r.median, extra)
 
     probs, explained = judge(rel)
+    glare_at = rel.glare
     # Second pass: land positions that are surely sea now (their tile is gone) join the
     # references, so that an inner hex compares itself with sea under the same light.
     sure = (probs[:, sea] > SURE_SEA) & (explained[:, sea] > 0.6) & ~normaliser.permanent
     if sure.any():
-        probs, explained = judge(relative(samples, normaliser, clear | sure))
-    return _verdicts(samples, probs, explained, model.classes, own=_own(samples, calibration))
+        second = relative(samples, normaliser, clear | sure)
+        probs, explained = judge(second)
+        glare_at = second.glare
+    return _verdicts(
+        samples, probs, explained, model.classes, own=_own(samples, calibration), glare=glare_at
+    )
 
 
 def _own(samples: HexSamples, calibration: Calibration) -> np.ndarray | None:
