@@ -24,6 +24,7 @@ from companion.bots.seat import BotSeats
 from companion.commands import Event
 from companion.table import Subscriber
 from tests.page_support import TALL, Live, Phone, no_page_errors, no_small_targets, same_seq
+from tests.test_page_axe import Audit
 from tests.test_page_game import decide
 
 pytest_plugins = ["tests.page_fixtures"]
@@ -184,9 +185,24 @@ def test_at_a_physical_table_a_tap_says_the_bots_move_is_made_on_the_board(
         {"name": "Blue", "colour": "blue", "bot": "normal"},
     ]
     game_id = live.new_game(players=players, mode="physical", seed=SEED)
-    ana = Phone.open(browser, live.url, "Ana", TALL)
-    ana.page.select_option("[data-field=language]", "fr")
+    # bypass_csp: axe-core is injected as a script the page's Content-Security-Policy refuses.
+    context = browser.new_context(viewport=TALL, device_scale_factor=1, bypass_csp=True)
+    ana = Phone(context.new_page(), "Ana")
+    ana.page.on("pageerror", lambda e: ana.errors.append(str(e)))
+    ana.page.goto(live.url)
+    ana.page.wait_for_selector("body[data-screen='join']")
+    audit = Audit(ana.page)
     ana.join()
+    ana.page.click("[data-go=setup]")  # the wizard's new choices, audited in three languages
+    ana.page.click("li[data-seat='2'] [data-bot=strong]")
+    audit("setup-bots")
+    ana.page.click("[data-go=next]")
+    ana.page.click("[data-go=next]")
+    audit("setup-hints")
+    ana.page.click("[data-go=back]")
+    ana.page.click("[data-go=back]")
+    ana.page.click("[data-go=cancel]")
+    ana.page.select_option("[data-field=language]", "fr")
     ana.take_seat(1)
     game = live.mirror(game_id)
     while game.actor != 1:
@@ -194,7 +210,7 @@ def test_at_a_physical_table_a_tap_says_the_bots_move_is_made_on_the_board(
     bots = BotSeats(live.table, budget_s=0.05, seed=3)  # stepped here: no thread
     assert bots.step()
     waiting = live.table.snapshot(game_id, "spectator")["bot_move"]
-    shown = ana.page.wait_for_selector("[data-bot-move='bot.place'][data-waiting=yes]")
+    ana.page.wait_for_selector("[data-bot-move='bot.place'][data-waiting=yes]")
     said = worded(book("fr"), waiting["key"], waiting["params"])
     assert said.startswith("Le robot Blue place un personnage sur ")
     assert ana.page.inner_text(".bot-move .bot-said") == said
@@ -202,8 +218,12 @@ def test_at_a_physical_table_a_tap_says_the_bots_move_is_made_on_the_board(
         "g.hex[data-bot]", "els => els.map(e => e.dataset.name)"
     ) == [waiting["params"]["hex"]]
     ana.shot("bots-waiting")
+    audit("bot-waiting")
+    ana.page.select_option("[data-field=language]", "fr")
+    audit.check()
     rows = live.table.read(lambda: live.table._store.log(game_id))
-    assert shown.is_visible() and not bots.step()  # it waits; nothing stored meanwhile
+    assert ana.page.locator("[data-bot-move][data-waiting=yes]").is_visible()
+    assert not bots.step()  # it waits; nothing stored meanwhile
     ana.tap("[data-go=bot-done]")
     after = live.table.read(lambda: live.table._store.log(game_id))
     assert len(after) == len(rows) + 1
