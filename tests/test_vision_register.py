@@ -141,3 +141,30 @@ def test_a_misread_marker_does_not_spoil_the_fit_and_a_slight_one_is_kept() -> N
     assert _centre_error(far, shot.truth.homography or []) < MAX_SHIFT
     near = register(_gray(shot.image), layout, _Misreading(bad, 2.0))
     assert near.ok and bad in near.markers and len(near.markers) == 8
+
+
+def test_a_still_camera_remembers_its_markers_and_a_moved_one_forgets_them() -> None:
+    """Frames of a camera on a stand: a marker found in the last frames and covered by a hand
+    now is still where it was (its remembered corners are fitted, though it is not `seen`),
+    and five markers covered at once leave a frame that registers. Once the markers seen
+    have moved (the camera was knocked), nothing remembered is used: the same five covered
+    are refused."""
+    from companion.vision.recognise import Recogniser
+
+    layout = load()
+    shot = batch("normal")[0].shots[1]
+    truth = shot.truth.homography or []
+    covered = shot.image
+    for marker in layout.markers[:5]:
+        covered = cover(covered, truth, over_marker(marker))
+    recogniser = Recogniser(layout)
+    assert recogniser.register(shot.image).ok
+    r = recogniser.register(covered)
+    assert r.ok and len(r.seen) == 3 and len(r.markers) == 8
+    assert _centre_error(r, truth) < 0.05
+    moved = np.roll(shot.image, 12, axis=1)  # the camera turned a little
+    assert recogniser.register(moved).ok
+    r = recogniser.register(np.roll(covered, 12, axis=1))
+    assert r.ok and len(r.markers) == 8  # remembered where the moved camera saw them
+    r = recogniser.register(np.roll(covered, 24, axis=1))  # moved again: the 3 seen moved
+    assert not r.ok and r.reason == "too few markers: 3 of 8 found, 4 needed"

@@ -17,7 +17,7 @@ from .calibrate import fit_known, propose
 from .classify import HIDDEN, SURE_SEA, Calibration, HexVerdict, Normaliser, classify
 from .markers import MarkerLayout
 from .markers import load as load_markers
-from .register import Measured, Registration, measure, register
+from .register import Measured, Registration, Steady, find, fit_found, measure
 from .sample import Sampler
 
 MOVED = 0.5
@@ -103,6 +103,8 @@ class Recogniser:
         """Land positions seen plainly as sea since the last calibration (or `forget`)."""
         self._last_median: np.ndarray | None = None
         """The last registered frame's median colour per hex: what moved since."""
+        self.steady = Steady()
+        """The markers as the last frames of a camera that did not move showed them."""
         self.calibration = calibration
 
     @property
@@ -124,7 +126,15 @@ class Recogniser:
             if isinstance(measured, str):
                 return Registration(None, (), (), float("inf"), measured)
             self.measured = measured
-        registration = register(gray, self.markers, self.detector, measured=self.measured)
+        found = find(gray, self.markers, self.detector)
+        h, w = gray.shape[:2]
+        registration = fit_found(
+            self.steady(found),
+            (w, h),
+            self.markers,
+            measured=self.measured,
+            seen=tuple(sorted(found)),
+        )
         if not registration.ok or registration.homography is None:
             return registration
         laid = {m.id: np.array(m.corners(), np.float64) for m in self.markers.markers}
@@ -161,6 +171,7 @@ class Recogniser:
         """Drop what earlier frames showed: the next frame is of another moment of the game."""
         self._sea_seen = frozenset()
         self._last_median = None
+        self.steady.forget()
 
     def _recall(self, verdicts: dict[int, HexVerdict], median: np.ndarray) -> dict[int, HexVerdict]:
         """Positions seen plainly as sea that read as land while something moves over the

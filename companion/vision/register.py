@@ -236,16 +236,33 @@ def register(
     """Find the layout's markers in a grey frame and fit the homography, or say why not. With
     `measured`, the lens is undone and the markers are where they were measured to lie."""
     found = find(gray, layout, detector)
+    h, w = gray.shape[:2]
+    return fit_found(found, (w, h), layout, min_markers, max_error, max_shift, measured)
+
+
+def fit_found(
+    found: dict[int, np.ndarray],
+    size: tuple[int, int],
+    layout: MarkerLayout,
+    min_markers: int = MIN_MARKERS,
+    max_error: float = MAX_ERROR,
+    max_shift: float = MAX_SHIFT,
+    measured: Measured | None = None,
+    seen: tuple[int, ...] | None = None,
+) -> Registration:
+    """`register` for markers already found (id → (4, 2) corners as photographed) in a frame
+    of `size` (w, h); `seen`: the ids found in this very frame, when `found` holds more
+    (`Steady`)."""
     known = layout.by_id()
     lens = None if measured is None else measured.lens
     if lens is not None:
-        h, w = gray.shape[:2]
-        lens = lens.for_size((w, h))
+        lens = lens.for_size(size)
         found = {i: lens.undistort(c) for i, c in found.items()}
     laid = {m.id: np.array(m.corners(), np.float64) for m in layout.markers}
     if measured is not None:
         laid.update(measured.corners)
-    seen = tuple(sorted(found))
+    used = tuple(sorted(found))
+    seen = used if seen is None else seen
     if len(found) < min_markers:
         return Registration(
             None,
@@ -254,13 +271,61 @@ def register(
             float("inf"),
             f"too few markers: {len(found)} of {len(known)} found, {min_markers} needed",
         )
-    first = _fit_markers(found, laid, list(seen), min_markers, max_error, max_shift, seen, lens)
-    if first.ok or len(first.markers) == len(seen) or first.homography is not None:
+    first = _fit_markers(found, laid, list(used), min_markers, max_error, max_shift, seen, lens)
+    if first.ok or len(first.markers) == len(used) or first.homography is not None:
         return first
     # Dropping a marker that missed left the board less pinned than keeping it would: in a
     # noisy frame all markers miss alike, and one that misses a little more is no misread.
-    kept = _fit_markers(found, laid, list(seen), len(seen), max_error, max_shift, seen, lens)
+    kept = _fit_markers(found, laid, list(used), len(used), max_error, max_shift, seen, lens)
     return kept if kept.ok else first
+
+
+STILL = 0.06
+"""Largest move of a marker's corners between frames, as a share of its side, for the camera
+to count as not moved: corner noise at 640×480 is a few hundredths of a side; a camera
+knocked or a stand that sags moves them by more."""
+
+KEEP = 6
+"""Detections of each marker averaged while the camera stays still (a second or two)."""
+
+
+class Steady:
+    """The markers' corners over the frames of a camera that has not moved.
+
+    A camera on a stand does not move between frames, so neither do the markers in its
+    frames: averaging their corners over the last `KEEP` detections takes out the noise of
+    each (sensor, JPEG, a hand's blur), and a marker a hand covers now is still where it was
+    a moment ago. When the markers seen now have moved (`STILL`), the camera was moved: what
+    was remembered is dropped."""
+
+    def __init__(self) -> None:
+        self._seen: dict[int, list[np.ndarray]] = {}
+
+    def forget(self) -> None:
+        self._seen.clear()
+
+    def __call__(self, found: dict[int, np.ndarray]) -> dict[int, np.ndarray]:
+        """This frame's markers (id → (4, 2) corners) → the corners to fit: averaged with
+        the remembered ones, and remembered markers not found now."""
+        moves = []
+        for i, c in found.items():
+            if i in self._seen:
+                before = np.mean(self._seen[i], axis=0)
+                side = float(np.linalg.norm(before[1] - before[0]))
+                moves.append(float(np.abs(c - before).max()) / max(side, 1.0))
+        if not moves or float(np.median(moves)) > STILL:
+            self._seen = {i: [c] for i, c in found.items()}
+            return dict(found)
+        for i, c in found.items():
+            kept = self._seen.setdefault(i, [])
+            if kept:
+                before = np.mean(kept, axis=0)
+                side = float(np.linalg.norm(before[1] - before[0]))
+                if float(np.abs(c - before).max()) / max(side, 1.0) > 2 * STILL:
+                    continue  # this one misread, or a hand lifts it: keep what was seen
+            kept.append(c)
+            del kept[:-KEEP]
+        return {i: np.mean(kept, axis=0) for i, kept in self._seen.items()}
 
 
 def _apart(board: np.ndarray, image: np.ndarray, k: int) -> float:
