@@ -44,6 +44,7 @@ from .kinds import (
     seen,
     views_of,
 )
+from .kinds import choices as survive_choices
 from .proposals import CAMERA_ONLY_PROPOSES, Proposals, last
 from .refusals import Refused, Stale, UnknownGame
 from .store import GameRecord, Request, Row, Store, StoreError
@@ -459,10 +460,35 @@ class Table:
             "bot_move": self._bot_json(loaded),
         }
         choices = KINDS[record.kind].choices
+        told = self._told_for_bot(loaded)
         return {
-            view: {**common, "state": states[engine_view(view)], **choices(loaded.game, view)}
+            view: {
+                **common,
+                "state": states[engine_view(view)],
+                **choices(loaded.game, view),
+                **(told if isinstance(view, int) and view != told.get("for_bot") else {}),
+            }
             for view in views
         }
+
+    def _told_for_bot(self, loaded: Loaded) -> dict[str, Any]:
+        """At a physical table, what a bot seat would tell is told by the people: its die and
+        its tiles' backs (the seat whose turn it is tells those), the value under its saved
+        people at the end (read off the pieces, B-31). Every person's phone is offered it,
+        as ``for_bot`` (the bot's seat) with the bot seat's outcomes or legal reveals."""
+        game = loaded.game
+        if loaded.record.mode != "physical" or not isinstance(game, Game) or game.over:
+            return {}
+        if game.is_chance():
+            seat = game.state.turn
+            if _seat(loaded, seat).get("bot") is None:
+                return {}
+            return {"for_bot": seat, **survive_choices(game, seat)}
+        if game.phase == "reveal" and game.actor is not None:
+            if _seat(loaded, game.actor).get("bot") is None:
+                return {}
+            return {"for_bot": game.actor, **survive_choices(game, game.actor)}
+        return {}
 
     def _handle(self, command: Command) -> Reply:
         try:
@@ -491,7 +517,7 @@ class Table:
                 reply = self._bot(loaded, command)
             elif command.intent is None:
                 assert command.action is not None
-                reply = self._act(loaded, command, command.action)
+                reply = self._act(loaded, self._as_bot(loaded, command), command.action)
             else:
                 reply = INTENTS[command.intent](self, loaded, command)
             if command.request_id and self._kept != command.request_id:
@@ -1006,6 +1032,16 @@ class Table:
 
         result: State = self.read(job, timeout)
         return result
+
+    def _as_bot(self, loaded: Loaded, command: Command) -> Command:
+        """A person's phone telling the value under a bot seat's saved person (physical): sent
+        as that seat's, which the rules ask it of. Anything else stays the sender's own."""
+        game = loaded.game
+        if command.source == "phone" and command.seat is not None and isinstance(game, Game):
+            bot = self._told_for_bot(loaded).get("for_bot")
+            if bot is not None and game.phase == "reveal" and game.actor == bot:
+                return replace(command, seat=bot)
+        return command
 
     def _bot(self, loaded: Loaded, command: Command) -> Reply:
         """A bot seat's decision, told to every phone as data (`bots.said`) with the hexes it

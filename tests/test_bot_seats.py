@@ -240,3 +240,38 @@ def test_a_hint_is_for_the_deciding_persons_seat_and_only_when_the_game_allows_i
     assert other.value.key == "suggest.not_now"
     decision = decide(Game(known), game.actor, "normal", random.Random(1))
     assert decision.action in game.legal_actions() and decision.reason in ("best", "only")
+
+
+def test_a_whole_physical_game_with_a_bot_needs_only_a_persons_phone(table: Table) -> None:
+    """At a physical table nobody holds the bot's seat: its die, its tiles' backs and the
+    values under its saved people are told from a person's phone (offered as ``for_bot``, never
+    to a spectator), each of its decisions is made on the board and confirmed with NEXT; the
+    game ends with only what seat 1's phone offers."""
+    players = [{"name": "Ana", "colour": "red"}, {"name": "Blue", "colour": "blue", "bot": "easy"}]
+    reply = table.call(Command("cli", intent="new_game",
+                               args={"players": players, "seed": 5, "mode": "physical"}))  # fmt: skip
+    game_id = reply.game
+    seats = BotSeats(table, budget_s=0.05, seed=1)  # stepped here: no thread
+    rng = random.Random(1)
+    told_for_bot: set[str] = set()
+    for _ in range(3000):
+        if seats.step():
+            assert table.call(Command("phone", seat=0, game=game_id, intent="next")).accepted
+            continue
+        shown = table.snapshot(game_id, 0)
+        if shown["state"]["phase"] == "over":
+            break
+        if shown.get("for_bot") == 1:
+            told_for_bot.add(shown["state"]["phase"])
+            assert "outcomes" not in table.snapshot(game_id, "spectator")
+        if shown.get("outcomes"):  # what the real die or tile shows: the referee knows it
+            truth = table.snapshot(game_id, REFEREE)["outcomes"]
+            action = rng.choice([o for o in truth if o in shown["outcomes"]])
+        else:
+            assert shown.get("legal"), shown["state"]["phase"]  # never stuck
+            action = rng.choice(shown["legal"])
+        assert table.call(Command("phone", seat=0, game=game_id, action=list(action))).accepted
+    assert mirror(table, game_id).over
+    assert {"roll", "back", "reveal"} <= told_for_bot
+    rows = table.read(lambda: table._store.log(game_id))
+    assert {r.action[0] for r in rows if r.seat == 1} >= {"place", "move", "sink", "reveal"}

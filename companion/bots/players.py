@@ -66,7 +66,7 @@ def decide(
     if game.actor != seat:
         raise ValueError(f"seat {seat + 1} is not to act now")
     known = knowledge(game.state, seat)
-    legal = Game(known).legal_actions()
+    legal = _knowingly(known, seat, Game(known).legal_actions())
     if len(legal) == 1:
         return Decision(legal[0], "the only legal action", 0.0, "only", 1)
     if game.phase == "reveal":
@@ -84,6 +84,14 @@ def decide(
     base = evaluate.score(known, seat)
     gain = best_value - base
     return Decision(best, _why(level, len(legal), gain), gain, "best", len(legal))
+
+
+def _knowingly(known: State, seat: int, legal: list[Action]) -> list[Action]:
+    """`legal` without playing a red tile whose back the seat does not know: at a physical
+    table a bot's kept tile is untold until a person tells it, and the engine then lists a
+    play of every back it could be (a sample would pick one, and a person could not make it)."""
+    backs = {tile[1] for tile in known.hands[seat] if tile[1] is not None}
+    return [a for a in legal if a[0] != "play" or a[1] in backs]
 
 
 def _rank(

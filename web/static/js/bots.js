@@ -12,6 +12,10 @@ import { describe } from "./moves.js";
 // The decision every phone shows: "Bot Blue moves its person from 3.4 to 4.4".
 export function botLine(snapshot, { authorised, intent }) {
   const move = snapshot.bot_move;
+  if (snapshot.for_bot !== undefined && snapshot.state.phase !== "over") {
+    // At a physical table a person tells the bot's die, tile back or saved value for it.
+    return h("p", { class: "bot-move", dataset: { forBot: snapshot.for_bot }, text: worded("bot.tell", { seat: snapshot.for_bot }, snapshot) });
+  }
   if (!move || snapshot.state.phase === "over") return null;
   const said = capital(worded(move.key, move.params, snapshot));
   return h("div", { class: move.waiting ? "bot-move waiting" : "bot-move", role: "status", dataset: { botMove: move.key, waiting: move.waiting ? "yes" : "no" } },
