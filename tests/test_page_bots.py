@@ -229,5 +229,12 @@ def test_at_a_physical_table_a_tap_says_the_bots_move_is_made_on_the_board(
     assert len(after) == len(rows) + 1
     assert after[-1].seat == 1 and after[-1].action[0] == "place"
     assert ana.page.locator("[data-bot-move]").count() == 0
+    # "Suggest" is off in this game: the seat's own phone is told so as data, a watcher is refused.
+    hint = f"{live.url}api/games/{game_id}/hint"
+    answer = context.request.get(hint)
+    assert answer.status == 409 and answer.json()["key"] == "suggest.off"
+    watcher = browser.new_context()
+    assert watcher.request.get(hint).status == 403
+    watcher.close()
     ana.close()
     no_page_errors(ana)
