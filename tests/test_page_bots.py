@@ -33,6 +33,9 @@ pytestmark = pytest.mark.page
 SEED = 11
 LIMIT = 600
 """Page decisions before the test gives up (two people's share of a four-player game)."""
+BOTS_WAIT = 60.0
+"""Seconds the people may wait for the bots between two of their own decisions (a loaded
+machine; an easy bot decides in milliseconds)."""
 I18N = Path(__file__).resolve().parent.parent / "web" / "i18n"
 NAMES = ["Ana", "Blue", "Cy", "Yellow"]
 """Seats 1-4: the bots (2 and 4) are called by their colour, as the wizard names them."""
@@ -127,14 +130,19 @@ def test_two_bots_and_two_people_play_a_whole_game_through_the_page(
         phones = [ana, cy]
         moved: set[int] = set()
         suggested = False
-        for _ in range(LIMIT):
+        decisions = 0
+        deadline = time.monotonic() + BOTS_WAIT
+        while decisions < LIMIT:
             same_seq(phones)
             if ana.phase == "over":
                 break
             deciding = [p for p in phones if p.mine]
             if not deciding:  # a bot's turn: its thread decides and the stream brings it
+                assert time.monotonic() < deadline, "the bots stopped deciding"
                 time.sleep(0.05)
                 continue
+            deadline = time.monotonic() + BOTS_WAIT
+            decisions += 1
             phone = deciding[0]
             if phone is ana and not suggested:
                 suggested = True
