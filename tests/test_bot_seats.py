@@ -252,7 +252,7 @@ def test_a_whole_physical_game_with_a_bot_needs_only_a_persons_phone(table: Tabl
                                args={"players": players, "seed": 5, "mode": "physical"}))  # fmt: skip
     game_id = reply.game
     seats = BotSeats(table, budget_s=0.05, seed=1)  # stepped here: no thread
-    rng = random.Random(1)
+    rng = random.Random(6)  # a game where the bot keeps a tile told only as "red"
     told_for_bot: set[str] = set()
     for _ in range(3000):
         if seats.step():
@@ -266,7 +266,12 @@ def test_a_whole_physical_game_with_a_bot_needs_only_a_persons_phone(table: Tabl
             assert "outcomes" not in table.snapshot(game_id, "spectator")
         if shown.get("outcomes"):  # what the real die or tile shows: the referee knows it
             truth = table.snapshot(game_id, REFEREE)["outcomes"]
-            action = rng.choice([o for o in truth if o in shown["outcomes"]])
+            told = [o for o in truth if o in shown["outcomes"]]
+            # A bot's red tile told by name (the page's "tell privately") it may play; one told
+            # only as "red" it may not (it does not know which).
+            named = [o for o in told if o[0] == "back" and o[1] != "red"]
+            by_name = shown.get("for_bot") == 1 and named and rng.random() < 0.5
+            action = rng.choice(named if by_name else told)
         else:
             assert shown.get("legal"), shown["state"]["phase"]  # never stuck
             action = rng.choice(shown["legal"])
@@ -274,4 +279,4 @@ def test_a_whole_physical_game_with_a_bot_needs_only_a_persons_phone(table: Tabl
     assert mirror(table, game_id).over
     assert {"roll", "back", "reveal"} <= told_for_bot
     rows = table.read(lambda: table._store.log(game_id))
-    assert {r.action[0] for r in rows if r.seat == 1} >= {"place", "move", "sink", "reveal"}
+    assert {r.action[0] for r in rows if r.seat == 1} >= {"place", "move", "sink", "play", "reveal"}
