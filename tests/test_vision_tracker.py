@@ -269,3 +269,22 @@ def test_doctor_fails_a_missing_corrupt_or_foreign_calibration_and_says_what_to_
     foreign = doctor.calibration(_config(path))
     assert foreign.status == "fail" and "markers" in foreign.text
     assert path.read_text(encoding="utf-8") == data  # the doctor only looks
+
+
+def test_a_piece_on_the_sunk_position_with_sea_around_it_is_sunk_not_a_question() -> None:
+    """B-21: a creature or a boat stands where the tile left. It covers most of the sampled
+    disc, so the hex cannot be read (hidden), but sea shows around it on every frame at rest
+    (a quarter of the samples) and a tile never shows sea: the tile has left, said without
+    asking. Taking no evidence from the hidden hex made this a question."""
+    tiles, _, _ = table()
+    tracker = tracker_at_rest(tiles)
+    gone = synth.legal_sinks(tiles)[0]
+    frames = scene_frames(after_sinking(tiles, gone), seed=11, over=gone)
+    registration = recogniser().register(frames[-1])
+    boat = registration.to_image(geometry.outline(*geometry.centre(gone), 0.5))
+    for f in frames:
+        cv2.fillConvexPoly(f, np.round(boat).astype(np.int32), (40, 70, 110))
+    seen = recogniser().observe(frames[-1]).positions[gone]
+    assert seen.hidden and 0.2 < seen.sea_share < 0.5
+    verdicts = [v for v in (tracker.observe(f) for f in frames) if v is not None]
+    assert [(v.kind, v.tile) for v in verdicts] == [("sunk", gone)]

@@ -338,6 +338,9 @@ def _verdicts(
     glared = samples.clipped > OVEREXPOSED
     if glare is not None:
         glared &= glare > 0
+        # the lamp's halo: beside a hex it clipped, glare the sea shows is more than it measures
+        ring = _ring(samples.hexes)
+        glared |= (glare > 0) & glared[ring].any(axis=1)
     foreign = glared
     if own is not None:
         foreign = foreign | ((own >= 0) & (best != own) & (best != sea_column))
@@ -347,7 +350,8 @@ def _verdicts(
         k = int(best[row])
         agree = float(share[row])
         p = {c: float(probs[row, j]) for j, c in enumerate(classes)}
-        sea = float(explained[row, sea_column])
+        # sea seen around a piece is evidence; a lamp's white that passes for sea is not
+        sea = 0.0 if glared[row] else float(explained[row, sea_column])
         if unseen[row]:  # unsure is a verdict: nothing is guessed under an arm
             out[h] = HexVerdict(h, HIDDEN, p, 0.0, agree, sea)
             continue

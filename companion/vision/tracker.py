@@ -228,6 +228,14 @@ class Tracker:
         seen = self._weight / frames
         sea = np.where(seen >= SEEN, self._evidence / np.maximum(self._weight, 1e-9), 0.0)
         score = {h: float(sea[_ROW[h]]) for h in geometry.LAND}  # hidden: no evidence
+        # A candidate covered by a piece shows too little of itself to read, but the sea
+        # showing around that piece on every frame at rest says its tile is gone: a tile,
+        # people on it or not, shows no sea (`BACK_SEA`). Clear, not plain: alone it says
+        # "sunk", never "the board differs".
+        around = self._sea_share / frames
+        for h in self.candidates:
+            if seen[_ROW[h]] < SEEN and around[_ROW[h]] > BACK_SEA:
+                score[h] = (SURE + PLAIN) / 2
         gone_elsewhere = [h for h in self.land - self.candidates if score[h] > PLAIN]
         self._overruled -= {h for h in self._overruled if score[h] > SURE}
         # A tile back where the game has sea shows no sea around what covers it: a boat, a
