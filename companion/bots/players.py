@@ -103,9 +103,12 @@ def _rank(
     One step of the seat's own never depends on a hidden value or another seat's tile, so each
     action is played once, on the first sample, and weighed with every sample's values."""
     games = [determinise(known, seat, rng) for _ in range(samples)]
+    first = Game(games[0])
+    # the sample's own list (equal to `legal`): its actions are applied on copies unchecked
+    listed = first.legal_actions()
     ranked = []
-    for i, action in enumerate(legal):
-        after = Game(games[0].copy())
+    for i, action in enumerate(listed if listed == legal else legal):
+        after = first.copy()
         after.apply(action)
         counted = evaluate.shares(after.state)
         own = {p: after.state.p_value[p] for p in after.state.people_of(seat)}
@@ -154,15 +157,16 @@ def _play_out_turn(game: Game, seat: int, rng: random.Random) -> None:
         if game.is_chance():
             game.apply(game.draw())
         elif game.actor == seat:
-            game.apply(_one_step(game.state, seat, game.legal_actions()))
+            game.apply(_one_step(game, seat))
         else:
             game.apply(rng.choice(game.legal_actions()))
 
 
-def _one_step(s: State, seat: int, legal: list[Action]) -> Action:
+def _one_step(game: Game, seat: int) -> Action:
+    legal = game.legal_actions()
     best, best_value = legal[0], float("-inf")
     for action in legal:
-        after = Game(s.copy())
+        after = game.copy()
         after.apply(action)
         value = evaluate.score(after.state, seat)
         if value > best_value:
@@ -189,13 +193,13 @@ def random_player(game: Game, seat: int, rng: random.Random) -> Action:
 def greedy_player(game: Game, seat: int, rng: random.Random) -> Action:
     """Rescue the highest values first, attack the leader: one step ahead, by its own values
     and the public count of people saved, with no guess at what it cannot see."""
-    s = knowledge(game.state, seat)
-    legal = game.legal_actions()
+    known = Game(knowledge(game.state, seat))
+    s, legal = known.state, known.legal_actions()
     leader = _leader(s, seat)
     best: list[Action] = []
     best_value = float("-inf")
     for action in legal:
-        after = Game(s.copy())
+        after = known.copy()
         after.apply(action)
         value = _greedy_value(after.state, seat, leader)
         if value > best_value + 1e-9:

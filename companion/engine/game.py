@@ -150,6 +150,8 @@ VERBS = {
 }
 
 DONE: Action = ("done",)
+ENDS_BY_DONE = frozenset(phase for phase, verbs in VERBS.items() if "done" in verbs)
+"""The phases where "done" may be the one thing left to do (`Game._settle` passes it)."""
 _PLAIN = (str, int, type(None))
 MODES = ("digital", "physical")
 
@@ -343,10 +345,17 @@ class Game:
             # it by would tell every viewer which tiles it holds (spec §9, B-7).
             # Likewise a defender with no repellent still answers (see creatures.attack).
             held = (s.phase == "tile" and bool(s.hands[s.turn])) or s.phase == "defence"
-            if s.phase in PHASES and not held and self.legal_actions() == [DONE]:
+            if s.phase in ENDS_BY_DONE and not held and self._only_done():
                 PHASES[s.phase][1](s, DONE, ev)
                 continue
             return
+
+    def _only_done(self) -> bool:
+        """Is "done" the one legal action? Asked after every action, so movement answers it
+        without listing every move (a bot's look-ahead never needs that list)."""
+        if self.state.phase == "move":
+            return not movement.can_move(self.state)
+        return self.legal_actions() == [DONE]
 
     def _check_actor(self, by: int | str, action: Any) -> None:
         """Refuse `by` acting now unless the decision is theirs (see `apply`)."""
@@ -453,7 +462,11 @@ class Game:
         return cls(State.from_json(data))
 
     def copy(self) -> Game:
-        return Game(self.state.copy())
+        """A game to try things on: its own state, sharing the legal actions listed so far (the
+        same list object), so applying one of them is trusted in the copy too."""
+        game = Game(self.state.copy())
+        game._legal = self._legal
+        return game
 
 
 def game_over(s: State) -> IllegalAction:

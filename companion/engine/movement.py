@@ -82,6 +82,24 @@ def legal(s: State) -> list[Action]:
     return out
 
 
+def can_move(s: State) -> bool:
+    """Has the seat to move any move at all? `legal`'s walk, stopping at the first move found
+    (usually the first person's): asked after every action, where the list is not needed."""
+    seat = s.turn
+    out: list[Action] = []
+    for p in s.people_of(seat):
+        if s.p_kind[p] in (LAND, BOAT, SEA):
+            person_moves(s, p, out)
+            if out:
+                return True
+    for b, pos in enumerate(s.b_pos):
+        if pos != OFF and (not s.b_people[b] or seat in s.controllers(b)):
+            boat_moves(s, b, out)
+            if out:
+                return True
+    return False
+
+
 def apply(s: State, action: Action, ev: list[Event]) -> None:
     verb = action[0]
     if verb == "done":

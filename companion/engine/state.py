@@ -335,16 +335,14 @@ class State:
         s.ctx = _copy(self.ctx)
         s.terrain = list(self.terrain)
         s.p_owner = dict(self.p_owner)
-        s.seat_people = [list(people) for people in self.seat_people]
-        s.c_kind = list(self.c_kind)
         s.p_value = dict(self.p_value)
         s.p_kind = dict(self.p_kind)
         s.p_at = dict(self.p_at)
         s.b_pos = list(self.b_pos)
-        s.b_people = [list(people) for people in self.b_people]
+        s.b_people = list(map(list, self.b_people))
         # The engine never changes these two, but a copy is promised independent: a checker or a
         # test that corrupts a copy must not corrupt the game it came from.
-        s.seat_people = [list(people) for people in self.seat_people]
+        s.seat_people = list(map(list, self.seat_people))
         s.c_kind = list(self.c_kind)
         s.c_pos = list(self.c_pos)
         s.c_gone = list(self.c_gone)
@@ -356,8 +354,8 @@ class State:
         s.sunk = dict(self.sunk)
         s.from_sunk = list(self.from_sunk)
         s.result = _copy(self.result)
-        s.land_people = [list(people) for people in self.land_people]
-        s.swimmers = [list(people) for people in self.swimmers]
+        s.land_people = list(map(list, self.land_people))
+        s.swimmers = list(map(list, self.swimmers))
         s.boat_at = list(self.boat_at)
         s.n_serpent = list(self.n_serpent)
         s.n_shark = list(self.n_shark)
