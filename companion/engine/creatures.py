@@ -20,6 +20,11 @@ from .state import CHANCE, OFF, Action, State, person_name
 
 FACES = tuple(sorted(set(DIE_FACES)))
 DIVES = tuple((k, d) for k in DIVE_KINDS for d in sorted(set(DIVE_DISTANCES)))
+DIE_WEIGHTS: list[tuple[Action, int]] = [(("roll", f), DIE_FACES.count(f)) for f in FACES]
+DIVE_WEIGHTS: list[tuple[Action, int]] = [
+    (("dive", k, d), DIVE_KINDS.count(k) * DIVE_DISTANCES.count(d)) for k, d in DIVES
+]
+"""The creature die's faces (B-10) and the dive dice's pairs (D-3), as many as show each."""
 REPELLENT = {"shark": "shark-repellent", "whale": "whale-repellent"}
 WILD_KINDS = frozenset({"serpent", "shark", "whale", "dolphin", "boat"})
 SQUID_STEPS = 3  # Q-3: up to three spaces on the red die

@@ -29,7 +29,7 @@ from . import (
     spinner,
     views,
 )
-from .data import DIE_FACES, DIVE_DISTANCES, DIVE_KINDS, TERRAIN_COUNT
+from .data import TERRAIN_COUNT
 from .errors import IllegalAction, MalformedAction, RulesError
 from .events import REFEREE, Event, View
 from .rules import Rules
@@ -210,26 +210,25 @@ class Game:
 
     def chance_outcomes(self) -> list[tuple[Action, float]]:
         """At a table decision: each outcome with its probability when drawn by the engine."""
-        s = self.state
-        weights: list[tuple[Action, int]]
-        if s.phase == "terrain":
-            laid = setup.terrain_laid(s)
-            weights = [(("terrain", t), TERRAIN_COUNT[t] - laid[t]) for t in setup.terrain_left(s)]
-        elif s.phase == "back":
-            weights = [(("back", k), n) for k, n in sinking.back_weights(s)]
-        elif s.phase == "roll" and s.is_1986:
-            weights = spinner.weights(s)  # E-1
-        elif s.phase == "roll" and creatures.dive_dice(s):
-            weights = [
-                (("dive", k, d), DIVE_KINDS.count(k) * DIVE_DISTANCES.count(d))
-                for k, d in creatures.DIVES
-            ]
-        elif s.phase == "roll":
-            weights = [(("roll", f), DIE_FACES.count(f)) for f in creatures.FACES]
-        else:
-            return []
+        weights = self._weights()
         total = sum(n for _, n in weights)
         return [(a, n / total) for a, n in weights]
+
+    def _weights(self) -> list[tuple[Action, int]]:
+        """At a table decision: each outcome with how many of the equally likely draws give it."""
+        s = self.state
+        if s.phase == "terrain":
+            laid = setup.terrain_laid(s)
+            return [(("terrain", t), TERRAIN_COUNT[t] - laid[t]) for t in setup.terrain_left(s)]
+        if s.phase == "back":
+            return [(("back", k), n) for k, n in sinking.back_weights(s)]
+        if s.phase == "roll" and s.is_1986:
+            return spinner.weights(s)  # E-1
+        if s.phase == "roll" and creatures.dive_dice(s):
+            return creatures.DIVE_WEIGHTS
+        if s.phase == "roll":
+            return creatures.DIE_WEIGHTS
+        return []
 
     def draw(self) -> Action:
         """The outcome of the current table decision, drawn with the game's secret (its seed).
@@ -238,17 +237,18 @@ class Game:
         the seed, nothing seen of the game (its log, every earlier draw) tells the next
         (`chance`).
         """
-        outcomes = self.chance_outcomes()
-        if not outcomes:
+        weights = self._weights()
+        if not weights:
             raise IllegalAction(
                 *STEP_RULE[self.state.phase][:1], "no table decision is awaited now"
             )
+        total = sum(n for _, n in weights)
         pick = chance.uniform(self.state.seed, self.state.draws)
-        for action, p in outcomes:
-            pick -= p
+        for action, n in weights:
+            pick -= n / total  # the very probabilities `chance_outcomes` gives, in its order
             if pick < 0:
                 return action
-        return outcomes[-1][0]
+        return weights[-1][0]
 
     # -- doing ---------------------------------------------------------------------------
 

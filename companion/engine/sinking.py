@@ -139,9 +139,8 @@ def back_weights(s: State) -> list[tuple[str, int]]:
     t = s.ctx["terrain"]
     room = red_room(s, t)
     kept = kept_backs(s)
-    return [
-        (k, left(s, t, k)) for k in DECK[t] if left(s, t, k) > 0 and (k not in kept or room > 0)
-    ]
+    counts = [(k, left(s, t, k)) for k in DECK[t]]
+    return [(k, n) for k, n in counts if n > 0 and (k not in kept or room > 0)]
 
 
 def legal_back(s: State) -> list[Action]:
