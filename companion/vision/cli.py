@@ -147,8 +147,9 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
             raise VisionError(f"the layout {args.layout}: {e}") from None
     recogniser = Recogniser(_layout_markers(args))
     source = args.image or cfg["camera.source"]
+    lens = _charuco_lens(args.lens_photos) if args.lens_photos else None
     try:
-        calibration = recogniser.calibrate(_frame(args, cfg), layout, source=str(source))
+        calibration = recogniser.calibrate(_frame(args, cfg), layout, str(source), lens)
     except NotRegistered as e:
         raise VisionError(f"the setup frame was refused: {e}") from None
     output = Path(args.output) if args.output else calibration_path(cfg)
@@ -173,8 +174,28 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
     return 0
 
 
+def _charuco_lens(paths: list[str]) -> Any:
+    """The lens from photos of the printed ChArUco board (`lens.from_charuco`)."""
+    import cv2
+
+    from .lens import from_charuco
+
+    photos = []
+    for path in paths:
+        photo = cv2.imread(path, cv2.IMREAD_GRAYSCALE)
+        if photo is None:
+            raise VisionError(f"cannot read the image {path}")
+        photos.append(photo)
+    try:
+        return from_charuco(photos)
+    except ValueError as e:
+        raise VisionError(str(e)) from None
+
+
 def cmd_markers(args: argparse.Namespace) -> int:
     _cv()
+    if args.charuco:
+        return _write_charuco(Path(args.output))
     from .sheet import sheets
 
     layout = _layout_markers(args)
@@ -191,6 +212,29 @@ def cmd_markers(args: argparse.Namespace) -> int:
     print(f"Wrote {', '.join(written)}: {len(layout.markers)} markers; print at 100 %.")
     if not layout.verified:
         print("note: the marker layout is not yet measured on a real board (markers.toml)")
+    return 0
+
+
+def _write_charuco(output: Path) -> int:
+    import cv2
+
+    from .lens import CHARUCO_SQUARE_MM, CHARUCO_SQUARES, charuco_image
+
+    if output.suffix.lower() != ".png":
+        output = output.with_suffix(".png")
+    ok, png = cv2.imencode(".png", charuco_image(dpi=300))
+    if not ok:
+        raise VisionError("cannot encode the ChArUco board")
+    try:
+        atomic_write(output, png.tobytes(), mode=0o644)
+    except OSError as e:
+        raise VisionError(f"cannot write {output}: {e.strerror}") from None
+    cols, rows = CHARUCO_SQUARES
+    print(
+        f"Wrote {output}: a ChArUco board of {cols}x{rows} squares of {CHARUCO_SQUARE_MM:.0f} mm "
+        "(300 dpi; print at 100 %). Photograph it flat, filling the frame, from 5 or more "
+        "angles, then: companion vision calibrate --lens-photos PHOTO..."
+    )
     return 0
 
 
@@ -322,6 +366,13 @@ def add_parser(
         help="where to write (default: [camera] calibration, else the state directory)",
     )
     ca.add_argument("--markers", metavar="FILE", help=markers_help)
+    ca.add_argument(
+        "--lens-photos",
+        nargs="+",
+        metavar="PHOTO",
+        help="photos of the printed ChArUco board (vision markers --charuco): the lens model "
+        "from OpenCV's calibration instead of the board's estimate",
+    )
     ca.add_argument("--json", action="store_true", help="print the calibration as JSON")
     ca.set_defaults(run=_guard(cmd_calibrate))
 
@@ -346,5 +397,10 @@ def add_parser(
         metavar="FILE",
         default="markers.svg",
         help="SVG file; further pages get -2, -3 (default: markers.svg)",
+    )
+    ma.add_argument(
+        "--charuco",
+        action="store_true",
+        help="write the ChArUco board for the lens's calibration instead (PNG)",
     )
     ma.set_defaults(run=_guard(cmd_markers))

@@ -13,7 +13,8 @@ The model is OpenCV's (k1, k2, p1, p2, k3). Where it comes from:
   principal point is taken as the frame's centre.
 - ``charuco``: OpenCV's camera calibration on photos of the ChArUco board that
   ``companion vision markers --charuco`` prints (`from_charuco`): the full model, for a lens the
-  board alone cannot pin (a very wide one).
+  board alone cannot pin (a very wide one); ``companion vision calibrate --lens-photos`` stores
+  it in the calibration file instead of the board's estimate.
 """
 
 from __future__ import annotations
@@ -176,3 +177,62 @@ def from_board(
     lo = float(grid[max(0, best - 1)])
     hi = float(grid[min(len(grid) - 1, best + 1)])
     return Lens.ideal(size, _golden(misfit, lo, hi))
+
+
+CHARUCO_SQUARES = (7, 5)
+"""Squares across and down on the printed ChArUco board (an A4 sheet in landscape)."""
+
+CHARUCO_SQUARE_MM, CHARUCO_MARKER_MM = 36.0, 27.0
+
+MIN_VIEWS, MIN_CORNERS = 3, 8
+"""Photos, and chessboard corners found in each, that OpenCV's calibration needs to pin the
+model: fewer views cannot tell the focal length from the board's distance."""
+
+
+def charuco_board() -> Any:
+    """The ChArUco board: its markers from DICT_5X5_100, a dictionary the board's own markers
+    (DICT_4X4_50) do not share, so neither detector mistakes one for the other."""
+    dictionary = cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_5X5_100)
+    return cv2.aruco.CharucoBoard(CHARUCO_SQUARES, CHARUCO_SQUARE_MM, CHARUCO_MARKER_MM, dictionary)
+
+
+def charuco_image(dpi: int = 150) -> np.ndarray:
+    """The board to print at 100 %, grey uint8, with a white margin of one square."""
+    px = dpi / 25.4
+    cols, rows = CHARUCO_SQUARES
+    margin = round(CHARUCO_SQUARE_MM * px)
+    size = (round(cols * CHARUCO_SQUARE_MM * px) + 2 * margin,
+            round(rows * CHARUCO_SQUARE_MM * px) + 2 * margin)  # fmt: skip
+    out: np.ndarray = charuco_board().generateImage(size, marginSize=margin)
+    return out
+
+
+def from_charuco(photos: list[np.ndarray]) -> Lens:
+    """The full lens model from photos (BGR or grey, one size) of the printed ChArUco board at
+    several angles; ValueError saying what is missing when they cannot pin it."""
+    board = charuco_board()
+    detector = cv2.aruco.CharucoDetector(board)
+    objects, images = [], []
+    sizes = set()
+    for photo in photos:
+        gray = cv2.cvtColor(photo, cv2.COLOR_BGR2GRAY) if photo.ndim == 3 else photo
+        sizes.add((gray.shape[1], gray.shape[0]))
+        corners, ids, _, _ = detector.detectBoard(gray)
+        if ids is None or len(ids) < MIN_CORNERS:
+            continue
+        obj, img = board.matchImagePoints(corners, ids)
+        objects.append(obj.astype(np.float32))
+        images.append(img.astype(np.float32))
+    if len(sizes) > 1:
+        raise ValueError("the ChArUco photos must all be of one size")
+    if len(objects) < MIN_VIEWS:
+        raise ValueError(
+            f"the ChArUco board was found in {len(objects)} of {len(photos)} photos, "
+            f"{MIN_VIEWS} needed (at least {MIN_CORNERS} corners each, at several angles)"
+        )
+    size = sizes.pop()
+    # k3 left at 0: photos rarely reach the frame's corners, where k3 would be extrapolated
+    flags = cv2.CALIB_FIX_K3
+    _, matrix, dist, _, _ = cv2.calibrateCamera(objects, images, size, None, None, flags=flags)
+    return Lens(np.asarray(matrix, np.float64), np.asarray(dist, np.float64).ravel()[:5],
+                size, "charuco")  # fmt: skip

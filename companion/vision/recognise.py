@@ -15,6 +15,7 @@ from . import geometry, sharpness
 from .aruco import MarkerDetector
 from .calibrate import fit_known, propose
 from .classify import HIDDEN, SURE_SEA, Calibration, HexVerdict, Normaliser, classify
+from .lens import Lens
 from .markers import MarkerLayout
 from .markers import load as load_markers
 from .register import Measured, Registration, Steady, find, fit_found, measure
@@ -199,12 +200,17 @@ class Recogniser:
         return out
 
     def calibrate(
-        self, frame: np.ndarray, layout: dict[int, str] | None = None, source: str = ""
+        self,
+        frame: np.ndarray,
+        layout: dict[int, str] | None = None,
+        source: str = "",
+        lens: Lens | None = None,
     ) -> Calibration:
         """A calibration from a setup frame (all 40 tiles laid). With `layout` it is confirmed;
         without, the layout is the camera's proposal (16/16/8), to be confirmed by people."""
         gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if frame.ndim == 3 else frame
-        measured = measure(gray, self.markers, self.detector)  # the markers as laid now
+        # the markers as laid now; the lens given (ChArUco) or else estimated from them
+        measured = measure(gray, self.markers, self.detector, lens=lens)
         if isinstance(measured, str):
             raise NotRegistered(measured)
         self.measured = measured

@@ -183,8 +183,10 @@ def measure(
     layout: MarkerLayout,
     detector: MarkerDetector,
     min_markers: int = MIN_MARKERS,
+    lens: Lens | None = None,
 ) -> Measured | str:
-    """The lens and the markers' laid corners from one frame, or the reason it cannot tell."""
+    """The lens and the markers' laid corners from one frame, or the reason it cannot tell.
+    With `lens` (a ChArUco calibration) that lens is taken instead of the board's estimate."""
     found = find(gray, layout, detector)
     if len(found) < min_markers:
         total = len(layout.markers)
@@ -194,7 +196,7 @@ def measure(
     board = np.array([known[i].corners() for i in ids], np.float64).reshape(-1, 2)
     image = np.array([found[i] for i in ids], np.float64).reshape(-1, 2)
     h, w = gray.shape[:2]
-    lens = from_board(image, board, (w, h), len(ids))
+    lens = from_board(image, board, (w, h), len(ids)) if lens is None else lens.for_size((w, h))
     ideal = image if lens is None else lens.undistort(image)
     fit = _fit(board, ideal)
     if fit is None:
