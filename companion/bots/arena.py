@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ..engine import Game, Rules, notation, violations
@@ -30,8 +31,10 @@ def play(
     *,
     budget_s: float = STRONG_BUDGET_S,
     check: bool = False,
+    clock: Callable[[], float] = time.perf_counter,
 ) -> Played:
-    """Play `game` to its end with `seats[i]` (a bot level or a baseline) deciding for seat i."""
+    """Play `game` to its end with `seats[i]` (a bot level or a baseline) deciding for seat i.
+    `clock` times the strong level's budget (the decision times kept are always wall time)."""
     for kind in seats:
         if kind not in LEVELS and kind not in BASELINES:
             raise ValueError(f"a seat is one of {', '.join(LEVELS + BASELINES)}, not {kind!r}")
@@ -46,7 +49,7 @@ def play(
             kind = seats[seat]
             start = time.perf_counter()
             if kind in LEVELS:
-                action = decide(game, seat, kind, rng, budget_s=budget_s).action
+                action = decide(game, seat, kind, rng, budget_s=budget_s, clock=clock).action
             else:
                 action = PLAYERS[kind](game, seat, rng)
             times.setdefault(kind, []).append(time.perf_counter() - start)
@@ -74,6 +77,7 @@ def match(
     players: int = 4,
     bots: int = 1,
     budget_s: float = STRONG_BUDGET_S,
+    clock: Callable[[], float] = time.perf_counter,
 ) -> dict[str, float | list[float]]:
     """`games` games of `bots` seats of `bot` against the rest of `against`, the bots' seats
     rotating game by game; the bots' share of wins (a shared win counts its share)."""
@@ -84,7 +88,7 @@ def match(
         mine = {(first + k * (players // bots)) % players for k in range(bots)}
         seats = [bot if s in mine else against for s in range(players)]
         game = Game.new(rules, players, seed=seed * 1_000_003 + i)
-        played = play(game, seats, random.Random(seed * 7919 + i), budget_s=budget_s)
+        played = play(game, seats, random.Random(seed * 7919 + i), budget_s=budget_s, clock=clock)
         wins += sum(1 for w in played.winners if w in mine) / len(played.winners)
         for kind, seconds in played.decision_s.items():
             times.setdefault(kind, []).extend(seconds)

@@ -6,9 +6,12 @@ of it (see `knowledge`):
 - *easy*: the best action by the evaluation on one sample, but a third of its decisions at
   random;
 - *normal*: the action with the best evaluation one step ahead, averaged over a few samples;
-- *strong*: normal's best few, each played on to the end of the turn — the dice and tile backs
-  drawn, its own later decisions taken as normal would — on as many samples as its time budget
-  allows; the best average wins.
+- *strong*: in a turn's own steps, normal's best few, each played on to the end of the turn —
+  the dice and tile backs drawn, its own later decisions taken as normal would — on as many
+  samples as its time budget allows, all candidates on the same sample and draws; normal's
+  choice stands unless another did better by more than the samples' own spread says chance
+  could (at setup, where a turn's end is a whole round of others' placements away, strong
+  places as normal does).
 
 The baselines of `companion bench bots`: *random* picks uniformly among the legal actions;
 *greedy* rescues its highest values first and attacks the leader, one step ahead, with no
@@ -32,7 +35,11 @@ BASELINES = ("random", "greedy")
 STRONG_BUDGET_S = 0.5
 """The strong level's default time for one decision (the phone waits at most about this)."""
 NORMAL_SAMPLES = 4
-STRONG_CANDIDATES = 5
+STRONG_CANDIDATES = 3
+SEARCHED = frozenset({"tile", "effect", "move", "sink", "creature"})
+"""The phases of a seat's own turn, which strong plays on to the turn's end."""
+SURE = 1.0
+"""How many standard errors a candidate's mean gain over normal's choice must clear."""
 ROLLOUT_DECISIONS = 40  # a turn never needs more; a safety net against a long interrupt chain
 
 
@@ -78,7 +85,7 @@ def decide(
         ranked = _rank(known, seat, legal, rng, samples=1)
     else:
         ranked = _rank(known, seat, legal, rng, samples=NORMAL_SAMPLES)
-    if level == "strong":
+    if level == "strong" and known.phase in SEARCHED:
         ranked = _search(known, seat, ranked[:STRONG_CANDIDATES], rng, budget_s, clock)
     best_value, best = ranked[0]
     base = evaluate.score(known, seat)
@@ -104,7 +111,7 @@ def _rank(
     action is played once, on the first sample, and weighed with every sample's values."""
     games = [determinise(known, seat, rng) for _ in range(samples)]
     first = Game(games[0])
-    # the sample's own list (equal to `legal`): its actions are applied on copies unchecked
+    # the sample's own list: when `legal` is all of it, its actions go on copies unchecked
     listed = first.legal_actions()
     ranked = []
     for i, action in enumerate(listed if listed == legal else legal):
@@ -127,23 +134,38 @@ def _search(
     clock: Callable[[], float],
 ) -> list[tuple[float, Action]]:
     """Each candidate played on to the end of the turn on fresh samples, round after round,
-    while the budget lasts; the mean result replaces the one-step estimate."""
+    while the budget lasts. The first candidate (normal's choice) stays first unless another's
+    mean gain over it, sample by sample, clears `SURE` standard errors: a lucky die on one
+    sample must not outvote the one-step ranking."""
     deadline = clock() + budget_s
-    sums = [0.0] * len(candidates)
-    rounds = 0
-    while rounds == 0 or clock() < deadline:
-        sample = determinise(known, seat, rng)
+    results: list[list[float]] = [[] for _ in candidates]
+    while not results[0] or clock() < deadline:
+        first = Game(determinise(known, seat, rng))
+        listed = first.legal_actions()
         seed = rng.getrandbits(32)
         for i, (_, action) in enumerate(candidates):
-            game = Game(sample.copy())
-            game.apply(action)
+            game = first.copy()
+            game.apply(listed[listed.index(action)])  # the sample's own object: not re-checked
             # the same draws for every candidate: their difference is theirs, not the dice's
             _play_out_turn(game, seat, random.Random(seed))
-            sums[i] += evaluate.score(game.state, seat)
-        rounds += 1
-    ranked = [(sums[i] / rounds, -i) for i in range(len(candidates))]
-    ranked.sort(reverse=True)
-    return [(value, candidates[-i][1]) for value, i in ranked]
+            results[i].append(evaluate.score(game.state, seat))
+    best, best_gain = 0, 0.0
+    for i in range(1, len(candidates)):
+        gain, spread = _mean_and_error([a - b for a, b in zip(results[i], results[0], strict=True)])
+        if gain > best_gain and gain > SURE * spread:
+            best, best_gain = i, gain
+    order = [best] + [i for i in range(len(candidates)) if i != best]
+    return [(sum(results[i]) / len(results[i]), candidates[i][1]) for i in order]
+
+
+def _mean_and_error(xs: list[float]) -> tuple[float, float]:
+    """The mean of `xs` and its standard error (infinite from a single sample)."""
+    n = len(xs)
+    mean = sum(xs) / n
+    if n < 2:
+        return mean, float("inf")
+    variance = sum((x - mean) ** 2 for x in xs) / (n - 1)
+    return mean, (variance / n) ** 0.5
 
 
 def _play_out_turn(game: Game, seat: int, rng: random.Random) -> None:
