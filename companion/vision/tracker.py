@@ -56,6 +56,12 @@ BACK_SEA = 0.2
 says a tile is back there: a boat covers about 55 % of the sampled disc and a whale 40 %, so
 sea shows around them; a tile, people on it or not, shows none."""
 
+PIECE_SEA = 0.5
+"""Largest share of a hex's samples that may look like sea for it to count as covered by a
+piece standing in the sea (`BACK_SEA` the least): with more sea than this in view the hex
+reads as sea by itself, so a hex hidden for all that is hidden for something else (glare
+washing a tile out, an arm), and its sea says nothing."""
+
 MOTION = 1
 """This many moved hexes between two frames: a hand over the board, or a tile taken away."""
 
@@ -144,6 +150,8 @@ class Tracker:
         self._evidence = np.zeros(len(_HEXES))
         self._weight = np.zeros(len(_HEXES))
         self._sea_share = np.zeros(len(_HEXES))
+        self._piece_sea = np.zeros(len(_HEXES))
+        """Frames at rest in which each hex showed sea around a piece (`PIECE_SEA`)."""
         self._said: set[tuple[Any, ...]] = set()
         self._land_seen: frozenset[int] = frozenset()
         """Positions clearly showing their tile when the board last agreed with the game."""
@@ -179,6 +187,7 @@ class Tracker:
     def _restart(self) -> None:
         self._run = 0
         self._sea_share[:] = 0.0
+        self._piece_sea[:] = 0.0
         self._evidence[:] = 0.0
         self._weight[:] = 0.0
 
@@ -204,6 +213,7 @@ class Tracker:
         p = np.clip(reading.sea, 1e-12, 1 - 1e-12)
         self._evidence += reading.seen * np.clip(np.log(p / (1 - p)), -CLIP, CLIP)
         self._sea_share += reading.sea_share
+        self._piece_sea += (reading.sea_share > BACK_SEA) & (reading.sea_share <= PIECE_SEA)
         self._weight += reading.seen
         self._run += 1
         if self._run < self.stable_frames:
@@ -230,11 +240,10 @@ class Tracker:
         score = {h: float(sea[_ROW[h]]) for h in geometry.LAND}  # hidden: no evidence
         # A candidate covered by a piece shows too little of itself to read, but the sea
         # showing around that piece on every frame at rest says its tile is gone: a tile,
-        # people on it or not, shows no sea (`BACK_SEA`). Clear, not plain: alone it says
-        # "sunk", never "the board differs".
-        around = self._sea_share / frames
+        # people on it or not, shows no sea (`BACK_SEA`, `PIECE_SEA`). Clear, not plain: alone
+        # it says "sunk", never "the board differs".
         for h in self.candidates:
-            if seen[_ROW[h]] < SEEN and around[_ROW[h]] > BACK_SEA:
+            if seen[_ROW[h]] < SEEN and self._piece_sea[_ROW[h]] >= frames:
                 score[h] = (SURE + PLAIN) / 2
         gone_elsewhere = [h for h in self.land - self.candidates if score[h] > PLAIN]
         self._overruled -= {h for h in self._overruled if score[h] > SURE}
