@@ -139,6 +139,8 @@ def test_the_camera_works_in_a_process_of_its_own(table: Table, tmp_path: Path) 
         # and below the daemon's priority: a press goes first when both want the CPU
         ours = os.getpriority(os.PRIO_PROCESS, 0)
         assert os.getpriority(os.PRIO_PROCESS, process.pid) == min(19, ours + NICENESS)
+        if hasattr(os, "SCHED_IDLE"):  # Linux: only on a core nothing else wants
+            assert os.sched_getscheduler(process.pid) == os.SCHED_IDLE
     finally:
         camera.stop()
     assert not process.is_alive() and camera._process is None
