@@ -5,6 +5,7 @@ is over; a source that cannot be opened is a status that says why, and the daemo
 from __future__ import annotations
 
 import io
+import multiprocessing
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -20,7 +21,7 @@ from companion.engine import board
 from companion.table import Table
 from companion.vision import synth
 from companion.vision.calibrate import load as load_calibration
-from companion.vision.watch import NICENESS
+from companion.vision.watch import NICENESS, Link, Stopped
 from tests.daemon_support import free_port
 from tests.playing import new_game, play_until
 
@@ -144,3 +145,12 @@ def test_the_camera_works_in_a_process_of_its_own(table: Table, tmp_path: Path) 
     finally:
         camera.stop()
     assert not process.is_alive() and camera._process is None
+
+
+def test_a_question_asked_as_the_daemon_closes_its_end_stops_the_camera_quietly() -> None:
+    """The daemon closes its end of the pipe when the camera stops; a question the camera's
+    process sends at that moment ends it (`Stopped`), not a logged error for a frame."""
+    ours, theirs = multiprocessing.Pipe()
+    ours.close()
+    with pytest.raises(Stopped):
+        Link(theirs).ask("expected")

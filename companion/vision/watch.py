@@ -59,10 +59,10 @@ class Link:
         self.conn = conn
 
     def ask(self, *message: Any) -> Any:
-        self.conn.send(message)
         try:
+            self.conn.send(message)
             reply = self.conn.recv()
-        except EOFError:  # the daemon is gone
+        except (EOFError, OSError):  # the daemon is gone (or closed its end as it stopped)
             raise Stopped from None
         if reply == ("stop",):
             raise Stopped
