@@ -577,9 +577,13 @@ class Table:
             log.error("could not store a change of game %s: %s", game_id, e)
             raise Refused(storage_refusal(e), key="table.storage") from None
 
-    def _act(self, loaded: Loaded, command: Command, action: Any, note: str | None = None) -> Reply:
+    def _act(
+        self, loaded: Loaded, command: Command, action: Any, note: str | None = None,
+        tell_state: bool = True,
+    ) -> Reply:  # fmt: skip
         """Check an action with the engine, then store it with the draws that follow it in one
-        transaction, and only then tell everyone. `note`: said of it in the log (`DRAWN`)."""
+        transaction, and only then tell everyone. `note`: said of it in the log (`DRAWN`);
+        `tell_state`: False when the caller tells the new state itself, after more of its own."""
         game = loaded.game
         why = _not_theirs(KINDS[loaded.record.kind], game, command.seat)
         if why:
@@ -597,7 +601,8 @@ class Table:
         reply = Reply(command.request_id, True, loaded.record.id, None,
                       [e.project(view) for e in events])  # fmt: skip
         seqs = self._commit(loaded, [done, *self._draws(loaded)], _request(command, reply))
-        self._tell_state(loaded)
+        if tell_state:
+            self._tell_state(loaded)
         return replace(reply, seq=seqs[0])
 
     def _commit(
@@ -1068,8 +1073,8 @@ class Table:
         english = bots.sentence(game.state, str(name).capitalize(), action)
         waiting = loaded.record.mode != "digital"
         reply = Reply(command.request_id, True, loaded.record.id, message=english)
-        if not waiting:
-            reply = self._act(loaded, command, command.action)
+        if not waiting:  # the state is told once, below, with the move in it
+            reply = self._act(loaded, command, command.action, tell_state=False)
         move = BotMove(seat, action, english, key, params, touched, waiting, last(loaded))
         self.bot_moves[loaded.record.id] = move
         self._broadcast(loaded, "bot", lambda _view: self._bot_json(loaded) or {}, False)

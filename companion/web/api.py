@@ -21,8 +21,9 @@ JSON (``Content-Type: application/json``, at most 64 KiB); every answer is JSON.
   Only ``players`` is required: 2 to 4 entries, each with an optional ``name`` (≤ 40 characters)
   and ``colour`` (≤ 20), and ``bot`` (``easy``, ``normal`` or ``strong``) for a seat the
   companion plays. ``hints`` (true or false, the default) lets each person's phone ask the bot
-  for a suggested move (``GET /api/games/<id>/hint``). The others default as the Table decides (base rules, a secret seed,
-  digital, a random island). A ``seed`` given makes every draw predictable: it is for tests.
+  for a suggested move (``GET /api/games/<id>/hint``). The others default as the Table decides
+  (base rules, a secret seed, digital, a random island). A ``seed`` given makes every draw
+  predictable: it is for tests.
 
   A Flotilla game (``"kind": "flotilla"``, 3 to 5 players) takes ``players``, ``seed``,
   ``roll`` (``"entered"``, the default: faces come from the real dice; or ``"digital"``) and
