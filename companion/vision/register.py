@@ -309,25 +309,24 @@ class Steady:
     def __call__(self, found: dict[int, np.ndarray]) -> dict[int, np.ndarray]:
         """This frame's markers (id → (4, 2) corners) → the corners to fit: averaged with
         the remembered ones, and remembered markers not found now."""
-        moves = []
-        for i, c in found.items():
-            if i in self._seen:
-                before = np.mean(self._seen[i], axis=0)
-                side = float(np.linalg.norm(before[1] - before[0]))
-                moves.append(float(np.abs(c - before).max()) / max(side, 1.0))
-        if not moves or float(np.median(moves)) > STILL:
+        moves = {i: _moved(self._seen[i], c) for i, c in found.items() if i in self._seen}
+        if not moves or float(np.median(list(moves.values()))) > STILL:
             self._seen = {i: [c] for i, c in found.items()}
             return dict(found)
         for i, c in found.items():
+            if moves.get(i, 0.0) > 2 * STILL:
+                continue  # this one misread, or a hand lifts it: keep what was seen
             kept = self._seen.setdefault(i, [])
-            if kept:
-                before = np.mean(kept, axis=0)
-                side = float(np.linalg.norm(before[1] - before[0]))
-                if float(np.abs(c - before).max()) / max(side, 1.0) > 2 * STILL:
-                    continue  # this one misread, or a hand lifts it: keep what was seen
             kept.append(c)
             del kept[:-KEEP]
         return {i: np.mean(kept, axis=0) for i, kept in self._seen.items()}
+
+
+def _moved(kept: list[np.ndarray], corners: np.ndarray) -> float:
+    """How far `corners` lie from the mean of the `kept` ones, as a share of a marker's side."""
+    before = np.mean(kept, axis=0)
+    side = float(np.linalg.norm(before[1] - before[0]))
+    return float(np.abs(corners - before).max()) / max(side, 1.0)
 
 
 def _apart(board: np.ndarray, image: np.ndarray, k: int) -> float:
