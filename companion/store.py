@@ -20,7 +20,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 # Each entry brings the schema from version i to i + 1 (PRAGMA user_version).
 MIGRATIONS: list[str] = [
@@ -143,6 +143,7 @@ class Store:
             )
             self.db = self._open()
         self.tally = self._read_tally()
+        self._tails: dict[int, Tail] = {}
 
     @classmethod
     def reading(cls, path: str | Path) -> Store:
@@ -154,6 +155,7 @@ class Store:
         store.recovered = None
         store.db = sqlite3.connect(f"file:{store.path}?mode=ro", uri=True, check_same_thread=False)
         store.tally = store._read_tally()
+        store._tails = {}
         return store
 
     def _read_tally(self) -> dict[int, tuple[int, str]]:
@@ -287,9 +289,14 @@ class Store:
         try:
             yield self.db
         except BaseException:
+            self._tails.clear()  # they may hold rows that are not stored after all
             self.db.execute("ROLLBACK")
             raise
-        self.db.execute("COMMIT")
+        try:
+            self.db.execute("COMMIT")
+        except BaseException:
+            self._tails.clear()
+            raise
 
     # -- games ----------------------------------------------------------------------------
 
@@ -381,9 +388,7 @@ class Store:
         record."""
         with self.transaction() as db:
             seq = self._next_seq(game_id)
-            ord_ = db.execute(
-                "SELECT COALESCE(MAX(ord), 0) + 1 FROM actions WHERE game_id = ?", (game_id,)
-            ).fetchone()[0]
+            ord_ = self._tail(game_id).ord + 1
             last: tuple[int, str] | None = None
             for i, (action, source, seat, request_id, note) in enumerate(actions):
                 last = (
@@ -407,16 +412,33 @@ class Store:
     ) -> str:  # fmt: skip
         """One new row, its running checksum following the game's last row's; the checksum."""
         text = json.dumps(action)
-        last = self.db.execute(
-            "SELECT chain FROM actions WHERE game_id = ? ORDER BY seq DESC LIMIT 1", (game_id,)
-        ).fetchone()
-        chain = chained(last[0] if last else "", seq, ord_, text, source, seat)
+        tail = self._tail(game_id)
+        chain = chained(tail.chain, seq, ord_, text, source, seat)
         self.db.execute(
             "INSERT INTO actions (game_id, seq, ord, action, source, seat, at, request_id, note, "
             "chain) VALUES (?,?,?,?,?,?,?,?,?,?)",
             (game_id, seq, ord_, text, source, seat, at, request_id, note, chain),
         )
+        self._tails[game_id] = Tail(seq, max(tail.ord, ord_), chain)
         return chain
+
+    def _tail(self, game_id: int) -> Tail:
+        """The game's last stored row (by seq), its highest place in the log and its checksum:
+        read once, then kept as rows are added — the store is the one writer of its log, and
+        three look-ups per command cost as much as the rest of the command's SQL."""
+        tail = self._tails.get(game_id)
+        if tail is None:
+            seq, ord_ = self.db.execute(
+                "SELECT COALESCE(MAX(seq), 0), COALESCE(MAX(ord), 0) FROM actions "
+                "WHERE game_id = ?",
+                (game_id,),
+            ).fetchone()
+            last = self.db.execute(
+                "SELECT chain FROM actions WHERE game_id = ? ORDER BY seq DESC LIMIT 1",
+                (game_id,),
+            ).fetchone()
+            tail = self._tails[game_id] = Tail(seq, ord_, last[0] if last else "")
+        return tail
 
     def _remember(self, game_id: int, request: Request | None, seq: int | None = None) -> None:
         """Keep a request's reply (inside the caller's transaction); `seq`: the number the
@@ -458,10 +480,7 @@ class Store:
         return None if row is None else int(row[0])
 
     def _next_seq(self, game_id: int) -> int:
-        seq: int = self.db.execute(
-            "SELECT COALESCE(MAX(seq), 0) + 1 FROM actions WHERE game_id = ?", (game_id,)
-        ).fetchone()[0]
-        return seq
+        return self._tail(game_id).seq + 1
 
     def mark(
         self, game_id: int, seqs: list[int], status: str, note: str | None,
@@ -539,6 +558,14 @@ class Store:
 
     def pragma(self, name: str) -> Any:
         return self.db.execute(f"PRAGMA {name}").fetchone()[0]
+
+
+class Tail(NamedTuple):
+    """A game's last stored row (`Store._tail`)."""
+
+    seq: int
+    ord: int
+    chain: str
 
 
 def _chain_all(db: sqlite3.Connection) -> None:

@@ -163,6 +163,36 @@ def test_a_game_number_beyond_the_store_is_no_game(tmp_path: Path) -> None:
         store.close()
 
 
+def test_an_append_rolled_back_leaves_no_trace_in_the_next_rows_numbers_or_checksums(
+    tmp_path: Path,
+) -> None:
+    """The store keeps each game's last row in memory between commands: a transaction that
+    fails after adding a row must not leave that row behind in what the next append follows."""
+    store = Store(tmp_path / "games.db")
+    try:
+        game = add_game(store)
+        store.append_all(game, [(["roll", 1], "seat", 0, None, None)], 1.0)
+        with pytest.raises(TypeError):  # the second action cannot be stored: neither is
+            store.append_all(
+                game,
+                [(["roll", 2], "seat", 0, None, None), (["roll", {3}], "seat", 0, None, None)],
+                2.0,
+            )
+        assert store.append_all(game, [(["roll", 4], "seat", 0, None, None)], 3.0) == [2]
+        assert [r.action for r in store.log(game)] == [["roll", 1], ["roll", 4]]
+        assert [r.ord for r in store.log(game)] == [1, 2]
+        assert store.damage(game) is None
+    finally:
+        store.close()
+    reopened = Store(tmp_path / "games.db")
+    try:
+        assert reopened.damage(game) is None
+        assert reopened.append_all(game, [(["roll", 5], "seat", 0, None, None)], 4.0) == [3]
+        assert reopened.damage(game) is None
+    finally:
+        reopened.close()
+
+
 def test_the_witness_survives_a_copy_cut_short_and_reads_an_old_single_copy(
     tmp_path: Path,
 ) -> None:
