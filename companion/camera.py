@@ -79,6 +79,8 @@ class Camera:
         self._thread: threading.Thread | None = None
         self._process: Any = None
         self._conn: Connection | None = None
+        self._expected: tuple[int, dict[str, Any] | None] = (-1, None)
+        """The last snapshot for the view camera, and the Table's `told` count it was read at."""
 
     def start(self) -> None:
         """Start the camera's process; without its libraries, say so and do not."""
@@ -145,10 +147,7 @@ class Camera:
     def _answer(self, message: tuple[Any, ...]) -> Any:
         kind = message[0]
         if kind == "expected":
-            try:
-                return self.table.snapshot(None, CAMERA)
-            except Refused:
-                return None
+            return self._expected_now()
         if kind == "status":
             self._say(message[1])
             return None
@@ -158,3 +157,16 @@ class Camera:
             reply = self.table.call(command)
             return reply.accepted, reply.message
         raise ValueError(f"the camera's process asked {kind!r}")
+
+    def _expected_now(self) -> dict[str, Any] | None:
+        """The island the game expects, read again only when the Table has told a change since
+        (the process asks before every frame: a Table job per frame delayed the presses queued
+        behind it). The count is read before the snapshot: a change in between is read again
+        at the next frame, never missed."""
+        told = self.table.told
+        if told != self._expected[0]:
+            try:
+                self._expected = (told, self.table.snapshot(None, CAMERA))
+            except Refused:
+                self._expected = (-1, None)
+        return self._expected[1]

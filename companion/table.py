@@ -145,6 +145,10 @@ class Table:
         """Each physical game's bot decision waiting for a person to make it on the board."""
         self.heartbeat = time.monotonic()
         """When the Table's thread last came round its loop; a watchdog reads it."""
+        self.told = 0
+        """How many times the Table has told anything (every change of a game is told): an edge
+        that reads the same snapshot again and again (the camera, every frame) reads this number
+        from its own thread first, and asks the Table again only when it moved."""
         self._queue: queue.Queue[tuple[Callable[[], Any], Future[Any]] | None] = queue.Queue()
         self._pending = 0
         """Jobs queued or in hand; the Table is quiet when there are none (`wait_quiet`)."""
@@ -640,6 +644,7 @@ class Table:
         """Tell every subscriber of the game its projection of `events`, numbered from `first`:
         projected once per view, the same Event to every subscriber of that view."""
         game_id = loaded.record.id
+        self.told += 1
         told: dict[View, list[Event]] = {}
         for sub in self._following(game_id):
             if sub.view not in told:
@@ -686,6 +691,7 @@ class Table:
         game_id = loaded.record.id
         seq = loaded.events
         loaded.events += 1
+        self.told += 1
         following = self._following(game_id)
         views = list(dict.fromkeys(sub.view for sub in following))
         snapshots = self._snapshots(loaded, views) if snapshot and views else {}

@@ -16,9 +16,9 @@ import pytest
 
 from companion import config, daemon
 from companion.camera import Camera
-from companion.commands import SPECTATOR
+from companion.commands import SPECTATOR, Command
 from companion.engine import board
-from companion.table import Table
+from companion.table import CAMERA, Table
 from companion.vision import synth
 from companion.vision.calibrate import load as load_calibration
 from companion.vision.watch import NICENESS, Link, Stopped
@@ -110,12 +110,36 @@ def test_the_camera_reaches_the_table_only_by_commands_and_snapshots() -> None:
         and isinstance(node.value, ast.Attribute)
         and node.value.attr == "table"
     }
-    assert used == {"call", "submit", "snapshot"}
+    # `told`: the count of changes told, read before a snapshot so as not to read it unchanged
+    assert used == {"call", "submit", "snapshot", "told"}
     watch = Path(companion.vision.watch.__file__).read_text(encoding="utf-8")
     assert "table" not in {
         n.module.split(".")[-1] for n in ast.walk(ast.parse(watch))
         if isinstance(n, ast.ImportFrom) and n.module
     }  # fmt: skip
+
+
+def test_the_camera_reads_the_island_again_only_after_the_table_told_a_change(
+    table: Table, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """B-21: the camera's process asks what the island should be before every frame; the
+    daemon's side answers from the last snapshot until the Table tells a change (a Table job
+    per frame delayed the presses behind it), and the change itself is never missed."""
+    game_id = new_game(table, seed=5, mode="physical")
+    game = play_until(table, game_id, "sink")
+    reads: list[object] = []
+    snapshot = table.snapshot
+    monkeypatch.setattr(table, "snapshot", lambda *a: reads.append(a) or snapshot(*a))
+    camera = Camera(table, "files:none", Path("unused.json"))
+    before = [camera._answer(("expected",)) for _ in range(5)]
+    assert len(reads) == 1 and all(b == before[0] for b in before)
+    tile = next(a[1] for a in game.legal_actions() if a[0] == "sink")
+    assert before[0] is not None and tile in before[0]["tiles"]
+    reply = table.call(Command("cli", seat=game.actor, game=game_id, action=["sink", tile]))
+    assert reply.accepted, reply.message
+    after = camera._answer(("expected",))
+    assert len(reads) == 2 and after is not None and tile not in after["tiles"]
+    assert after == table.snapshot(None, CAMERA)
 
 
 def test_the_camera_works_in_a_process_of_its_own(table: Table, tmp_path: Path) -> None:
