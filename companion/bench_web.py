@@ -116,11 +116,21 @@ def web(
     clients: int = 8,
     warmup: int = 10,
     seated: bool = False,
-    camera: bool = False,
 ) -> dict[str, float]:
     """``web.button_to_sse_p50_ms``/``_p99_ms``: `presses` presses, each from the button's
     release edge on its mock pin until every one of `clients` event streams has read the last
-    event the press caused; `warmup` presses before are not counted.
+    event the press caused; `warmup` presses before are not counted (`press_times`)."""
+    samples = press_times(presses, clients, warmup, seated)
+    return {
+        "web.button_to_sse_p50_ms": _p(samples, 0.5),
+        "web.button_to_sse_p99_ms": _p(samples, 0.99),
+    }
+
+
+def press_times(
+    presses: int, clients: int, warmup: int = 10, seated: bool = False, camera: bool = False
+) -> list[float]:
+    """The seconds of each press of `web`, from the release edge until the last phone read.
 
     `seated`: the streams are phones', as on a real table: each gives the PIN from an address
     of its own and follows the game through its session cookie — six in the seats of a
@@ -221,10 +231,7 @@ def web(
             store.close()
             factory.reset()
             Device.pin_factory = saved
-    return {
-        "web.button_to_sse_p50_ms": _p(samples, 0.5),
-        "web.button_to_sse_p99_ms": _p(samples, 0.99),
-    }
+    return samples
 
 
 CAMERA_INTERVAL = 0.1
@@ -252,12 +259,21 @@ def _camera(tbl: Table, game: int, folder: Path) -> Any:
     return watching
 
 
-def with_camera(presses: int = 200, clients: int = 8) -> dict[str, float]:
-    """``web.button_to_sse_p99_ms_camera`` (and p50): `web` with the camera watching."""
-    figures = web(presses=presses, clients=clients, camera=True)
+def with_camera(presses: int = 2000, clients: int = 8, rounds: int = 2) -> dict[str, float]:
+    """``web.button_to_sse_p99_ms_camera`` (and p50): `web` with the camera watching, and the
+    same presses without it (``..._camera_off``), in `rounds` turns of off then on: this
+    machine's speed drifts by tens of percent over minutes, and a comparison of two runs far
+    apart measured the drift."""
+    off: list[float] = []
+    on: list[float] = []
+    for _ in range(rounds):
+        off += press_times(presses // rounds, clients)
+        on += press_times(presses // rounds, clients, camera=True)
     return {
-        "web.button_to_sse_p50_ms_camera": figures["web.button_to_sse_p50_ms"],
-        "web.button_to_sse_p99_ms_camera": figures["web.button_to_sse_p99_ms"],
+        "web.button_to_sse_p50_ms_camera": _p(on, 0.5),
+        "web.button_to_sse_p99_ms_camera": _p(on, 0.99),
+        "web.button_to_sse_p50_ms_camera_off": _p(off, 0.5),
+        "web.button_to_sse_p99_ms_camera_off": _p(off, 0.99),
     }
 
 

@@ -16,3 +16,18 @@ def test_a_press_reaches_every_stream_and_the_panel_lets_its_pins_go() -> None:
     assert figures["web.button_to_sse_p99_ms"] < 1000  # sanity, not the target (25 ms)
     assert Device.pin_factory is before
     assert "web" in bench.RUNNERS
+
+
+def test_the_camera_figure_takes_turns_with_the_same_presses_without_the_camera() -> None:
+    """The camera's cost is read from runs taken in turns (off, on, off, on), each a real
+    camera process watching a photo of the game."""
+    figures = bench_web.with_camera(presses=8, clients=2, rounds=2)
+    assert set(figures) == {
+        f"web.button_to_sse_p{q}_ms_camera{off}" for q in (50, 99) for off in ("", "_off")
+    }
+    for off in ("", "_off"):
+        assert figures[f"web.button_to_sse_p50_ms_camera{off}"] > 0
+        assert (
+            figures[f"web.button_to_sse_p50_ms_camera{off}"]
+            <= figures[f"web.button_to_sse_p99_ms_camera{off}"]
+        )
