@@ -15,6 +15,7 @@ takes a piece, ``data-source`` on a hex with a piece to pick up, ``data-action``
 from __future__ import annotations
 
 import contextlib
+import faulthandler
 import threading
 import time
 from collections.abc import Iterator
@@ -25,6 +26,7 @@ from typing import Any
 
 from flask import Flask
 from playwright.sync_api import Browser, Page
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from companion import config
 from companion.commands import Command
@@ -182,7 +184,15 @@ class Phone:
     def join(self, pin: str = PIN) -> None:
         self.page.fill("[data-field=pin]", pin)
         self.page.click("[data-go=pin]")
-        self.page.wait_for_selector("[data-go=setup]")
+        try:
+            self.page.wait_for_selector("[data-go=setup]")
+        except PlaywrightTimeout:
+            # A join that never ends was seen once under load: leave what the page showed and
+            # where every thread of the server stood, for the next time.
+            print(f"{self.name}: screen {self.data('screen')!r}, errors {self.errors}")
+            print(self.page.inner_text("body")[:2000])
+            faulthandler.dump_traceback(all_threads=True)
+            raise
 
     def take_seat(self, seat: int) -> None:
         self.page.click(f"[data-seat='{seat}']")
