@@ -149,7 +149,9 @@ class Table:
         """How many times the Table has told anything (every change of a game is told): an edge
         that reads the same snapshot again and again (the camera, every frame) reads this number
         from its own thread first, and asks the Table again only when it moved."""
-        self._queue: queue.Queue[tuple[Callable[[], Any], Future[Any]] | None] = queue.Queue()
+        self._queue: queue.SimpleQueue[tuple[Callable[[], Any], Future[Any]] | None] = (
+            queue.SimpleQueue()
+        )
         self._pending = 0
         """Jobs queued or in hand; the Table is quiet when there are none (`wait_quiet`)."""
         self._quiet = threading.Condition()
