@@ -17,8 +17,12 @@ View = int | str | None
 """A seat (0-based), ``None`` for a spectator, or `REFEREE`."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Event:
+    """One thing that happened. Not a frozen dataclass: its data is a dict anyway (an event was
+    never hashable), and a frozen one costs three times as much to build, for every event of
+    every game."""
+
     kind: str
     data: dict[str, Any]
     secret: dict[str, Any] = field(default_factory=dict)
