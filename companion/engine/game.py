@@ -29,7 +29,6 @@ from . import (
     spinner,
     views,
 )
-from .data import TERRAIN_COUNT
 from .errors import IllegalAction, MalformedAction, RulesError
 from .events import REFEREE, Event, View
 from .rules import Rules
@@ -218,8 +217,7 @@ class Game:
         """At a table decision: each outcome with how many of the equally likely draws give it."""
         s = self.state
         if s.phase == "terrain":
-            laid = setup.terrain_laid(s)
-            return [(("terrain", t), TERRAIN_COUNT[t] - laid[t]) for t in setup.terrain_left(s)]
+            return [(("terrain", t), n) for t, n in setup.tiles_left(s)]
         if s.phase == "back":
             return [(("back", k), n) for k, n in sinking.back_weights(s)]
         if s.phase == "roll" and s.is_1986:

@@ -3,8 +3,6 @@
 
 from __future__ import annotations
 
-from collections import Counter
-
 from . import board, fivesix, pieces, rings
 from .data import TERRAIN_COUNT, TERRAINS
 from .errors import IllegalAction
@@ -12,18 +10,16 @@ from .events import Event
 from .state import CHANCE, LAND, OFF, UNPLACED, Action, State, person_name
 
 
-def terrain_laid(s: State) -> Counter[str | None]:
-    return Counter(s.terrain[h] for h in board.LAND[: s.layout])
-
-
-def terrain_left(s: State) -> list[str]:
-    """Terrains that may still lie on the next land position (B-2: 16 beach, 16 forest, 8 mountain)."""
-    laid = terrain_laid(s)
-    return [t for t in TERRAINS if laid[t] < TERRAIN_COUNT[t]]
+def tiles_left(s: State) -> list[tuple[str, int]]:
+    """Each terrain that may still lie on the next land position, with how many of its tiles
+    are still to be laid (B-2: 16 beach, 16 forest, 8 mountain)."""
+    laid = [s.terrain[h] for h in board.LAND[: s.layout]]
+    left = [(t, TERRAIN_COUNT[t] - laid.count(t)) for t in TERRAINS]
+    return [(t, n) for t, n in left if n > 0]
 
 
 def legal_terrain(s: State) -> list[Action]:
-    return [("terrain", t) for t in terrain_left(s)]
+    return [("terrain", t) for t, _ in tiles_left(s)]
 
 
 def apply_terrain(s: State, action: Action, ev: list[Event]) -> None:

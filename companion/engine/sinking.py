@@ -73,8 +73,12 @@ def kept_backs(s: State) -> frozenset[str]:
     dice are played (a dolphin tile is shown at once and puts a dolphin out, D-2); none in the
     1986 ruleset, where nobody holds tiles (E-4)."""
     if s.is_1986:
-        return frozenset()
-    return RED - {"dolphin"} if "dive-dice" in s.rules.modules else RED
+        return NONE_KEPT
+    return RED_BUT_DOLPHIN if "dive-dice" in s.rules.modules else RED
+
+
+NONE_KEPT: frozenset[str] = frozenset()
+RED_BUT_DOLPHIN = RED - {"dolphin"}
 
 
 def weights_1986(s: State) -> list[tuple[str, int]]:
