@@ -101,7 +101,7 @@ def _playout(game: Game, rng: random.Random) -> int:
         if game.is_chance():
             game.apply(game.draw())
         else:
-            game.apply(rng.choice(game.legal_actions()))
+            game.apply(game.random_action(rng))
             decisions += 1
     return decisions
 

@@ -57,6 +57,12 @@ PHASES: dict[str, tuple[Legal, Apply, Explain]] = {
     "reveal": (scoring.legal_reveal, scoring.apply_reveal, scoring.explain),
 }
 
+SAMPLERS: dict[str, Callable[[State, Random], Action]] = {
+    "place": setup.random_place,
+    "move": movement.random_move,
+}
+"""Phases whose uniformly random action is drawn without listing them all (`random_action`)."""
+
 # What each phase is about, for the refusal of an action asked at the wrong moment.
 STEP_RULE = {
     "terrain": ("B-2", "the island is being laid"),
@@ -158,12 +164,13 @@ MODES = ("digital", "physical")
 class Game:
     """One game of Survive: its state, what may happen next, and what did happen."""
 
-    __slots__ = ("_legal", "_legal_set", "state")
+    __slots__ = ("_legal", "_legal_set", "_sampled", "state")
 
     def __init__(self, state: State) -> None:
         self.state = state
         self._legal: list[Action] | None = None
         self._legal_set: set[Action] | None = None
+        self._sampled: Action | None = None  # the action `random_action` drew last
 
     @classmethod
     def new(cls, rules: Rules, players: int = 4, seed: int = 0, mode: str = "digital") -> Game:
@@ -292,6 +299,8 @@ class Game:
         simulation's pick from `legal_actions`)? Such an action needs no check: validating it
         again cost a set of every legal action per decision. Anything else (a phone's, the
         panel's, a log's) is checked in full by `apply`."""
+        if action is self._sampled:
+            return True
         listed = self._legal
         if listed is None or type(action) is not tuple:
             return False
@@ -304,18 +313,23 @@ class Game:
 
     def random_action(self, rng: Random) -> Action:
         """A legal action of the current decision, each equally likely (a uniform random
-        player's pick), applied by `apply` without checking it again."""
-        return rng.choice(self.legal_actions())
+        player's pick), applied by `apply` without checking it again. Movement and placement
+        draw it without listing every action (`SAMPLERS`)."""
+        sample = SAMPLERS.get(self.state.phase) if self._legal is None else None
+        if sample is None:
+            return rng.choice(self.legal_actions())
+        self._sampled = sample(self.state, rng)
+        return self._sampled
 
     def forget_legal(self) -> None:
         """The state was replaced (a whole path): the legal actions must be listed anew."""
-        self._legal = self._legal_set = None
+        self._legal = self._legal_set = self._sampled = None
 
     def _settle(self, ev: list[Event]) -> None:
         """Move past decisions that leave no choice: starting a turn, a lone 'go on'."""
         s = self.state
         while True:
-            self._legal = self._legal_set = None
+            self._legal = self._legal_set = self._sampled = None
             if s.pending and s.phase != "interrupt":
                 # a choice the last move raised comes first; then the paused phase goes on
                 s.pending[0]["resume"] = [s.phase, s.actor, s.ctx]

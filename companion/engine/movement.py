@@ -6,6 +6,9 @@ it up to three sea spaces in a turn instead of swimming one (E-3).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from random import Random
+
 from . import board, pieces
 from .errors import IllegalAction
 from .events import Event
@@ -13,6 +16,7 @@ from .state import BOAT, LAND, OFF, SEA, Action, State, person_name
 
 BOAT_CAPACITY = 3  # B-13
 RIDE_1986 = 3  # E-3: a dolphin carries a swimmer up to three spaces a turn
+DONE: Action = ("done",)
 
 
 def person_moves(s: State, p: int, out: list[Action]) -> None:
@@ -67,37 +71,74 @@ def boat_moves(s: State, b: int, out: list[Action]) -> None:
             out.append(("sail", b, n))
 
 
-def legal(s: State) -> list[Action]:
+MOST_MOVES = {LAND: 12, BOAT: 8, SEA: 20}
+MOST_SAILS = 6
+"""The most one-point moves a piece can have: a person on land, onto or (boarding) beside each
+of its six neighbours; in a boat, over the side, into six boats beside it or onto a safe
+island; a swimmer, six swims, six rides with its dolphin (D-8) or on one (E-3), a boat or an
+island in its space; a boat, six sails (`random_move` relies on these being upper bounds)."""
+
+Lister = Callable[[State, int, list[Action]], None]
+
+
+def movers(s: State) -> list[tuple[Lister, int, int]]:
+    """What the seat to move may move: each person on the board and each boat it controls,
+    with the function listing its moves and the most moves it can have."""
     seat = s.turn
-    out: list[Action] = []
+    out: list[tuple[Lister, int, int]] = []
+    kinds = s.p_kind
     for p in s.people_of(seat):
-        if s.p_kind[p] in (LAND, BOAT, SEA):
-            person_moves(s, p, out)
+        if kinds[p] in (LAND, BOAT, SEA):
+            out.append((person_moves, p, MOST_MOVES[kinds[p]]))
     b_people = s.b_people
     for b, pos in enumerate(s.b_pos):
         # an empty boat is anyone's (B-14): most are, and need no count of who is aboard
         if pos != OFF and (not b_people[b] or seat in s.controllers(b)):
-            boat_moves(s, b, out)
-    out.append(("done",))
+            out.append((boat_moves, b, MOST_SAILS))
+    return out
+
+
+def legal(s: State) -> list[Action]:
+    out: list[Action] = []
+    for moves_of, x, _ in movers(s):
+        moves_of(s, x, out)
+    out.append(DONE)
     return out
 
 
 def can_move(s: State) -> bool:
     """Has the seat to move any move at all? `legal`'s walk, stopping at the first move found
     (usually the first person's): asked after every action, where the list is not needed."""
-    seat = s.turn
     out: list[Action] = []
-    for p in s.people_of(seat):
-        if s.p_kind[p] in (LAND, BOAT, SEA):
-            person_moves(s, p, out)
-            if out:
-                return True
-    for b, pos in enumerate(s.b_pos):
-        if pos != OFF and (not s.b_people[b] or seat in s.controllers(b)):
-            boat_moves(s, b, out)
-            if out:
-                return True
+    for moves_of, x, _ in movers(s):
+        moves_of(s, x, out)
+        if out:
+            return True
     return False
+
+
+def random_move(s: State, rng: Random) -> Action:
+    """One of `legal`'s actions, each equally likely, without listing them all (listing every
+    move of every piece at every movement point was a random playout's largest cost).
+
+    Each piece has as many slots as the most moves it can have (`MOST_MOVES`), "done" has one:
+    a slot drawn uniformly is that piece's move of that number or, past its last move, is drawn
+    again. Every legal action has exactly one slot, so each is equally likely."""
+    pieces = movers(s)
+    slots = sum(most for _, _, most in pieces) + 1
+    while True:
+        k = rng.randrange(slots)
+        for moves_of, x, most in pieces:
+            if k < most:
+                out: list[Action] = []
+                moves_of(s, x, out)
+                assert len(out) <= most, "MOST_MOVES must bound every piece's moves"
+                if k < len(out):
+                    return out[k]
+                break
+            k -= most
+        else:
+            return DONE
 
 
 def apply(s: State, action: Action, ev: list[Event]) -> None:

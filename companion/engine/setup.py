@@ -3,6 +3,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from random import Random
+
 from . import board, fivesix, pieces, rings
 from .data import TERRAIN_COUNT, TERRAINS
 from .errors import IllegalAction
@@ -168,11 +171,22 @@ def placement_refusal(s: State, seat: int, h: int, full: bool, last: bool) -> Il
 
 
 def legal_place(s: State) -> list[Action]:
-    tiles = place_tiles(s)
-    if s.mode == "physical" or s.is_1986:  # E-4: 1986 people carry no value
-        return [("place", h, None) for h in tiles]
-    values = sorted(set(values_left(s, s.actor)))
-    return [("place", h, v) for h in tiles for v in values]
+    values = place_values(s)
+    return [("place", h, v) for h in place_tiles(s) for v in values]
+
+
+def random_place(s: State, rng: Random) -> Action:
+    """One of `legal_place`'s actions, each equally likely: a tile and a value drawn on their
+    own (the legal actions are every pair of them), without listing every pair."""
+    return ("place", rng.choice(place_tiles(s)), rng.choice(place_values(s)))
+
+
+def place_values(s: State) -> Sequence[int | None]:
+    """The values the next person may show: any the seat has left (B-5), or none at all when
+    the companion is not told them (physical) or people carry none (E-4)."""
+    if s.mode == "physical" or s.is_1986:
+        return [None]
+    return sorted(set(values_left(s, s.actor)))
 
 
 def apply_place(s: State, action: Action, ev: list[Event]) -> None:

@@ -1,0 +1,81 @@
+"""`Game.random_action`: a uniformly random legal action, drawn without listing every action
+where the engine knows how (movement points and placement), for random playouts and bots.
+
+A sampler that offered a move the rules refuse, or favoured some moves (a piece first, then one
+of its moves, favours the pieces with few), would change every random playout: these tests
+fail on either.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+
+from companion.engine import Game, Rules
+from companion.engine.game import SAMPLERS
+
+ALL_KITS = Rules(("base", "five-six", "overpopulated", "dive-dice", "squid"))
+GAMES = [(Rules(), 4), (ALL_KITS, 6), (Rules(("escape-1986",)), 4)]
+
+
+def positions(rules: Rules, players: int, seed: int, phase: str, every: int) -> list[Game]:
+    """Copies of one random game at every `every`-th decision of `phase`."""
+    rng = random.Random(seed)
+    game = Game.new(rules, players, seed=seed)
+    found: list[Game] = []
+    seen = 0
+    while not game.over:
+        if game.phase == phase:
+            seen += 1
+            if seen % every == 0:
+                found.append(game.copy())
+        game.apply(game.draw() if game.is_chance() else game.random_action(rng))
+    return found
+
+
+@pytest.mark.rule("B-8")
+@pytest.mark.rule("B-5")
+@pytest.mark.parametrize(("rules", "players"), GAMES)
+def test_B_8_B_5_a_random_action_is_always_one_the_rules_allow(rules: Rules, players: int) -> None:
+    """B-8, B-5: at every decision of random games, the drawn action is one of the listed legal
+    actions, and applying it is the same as applying that listed action."""
+    rng = random.Random(5)
+    for seed in range(3):
+        game = Game.new(rules, players, seed=seed)
+        while not game.over:
+            if game.is_chance():
+                game.apply(game.draw())
+                continue
+            twin = Game(game.state.copy())
+            action = game.random_action(rng)
+            assert action in twin.legal_actions(), (game.phase, action)
+            assert game.apply(action) == twin.apply(action)
+            assert game.to_json() == twin.to_json()
+
+
+@pytest.mark.rule("B-8")
+@pytest.mark.rule("B-5")
+@pytest.mark.parametrize("phase", sorted(SAMPLERS))
+def test_B_8_B_5_every_legal_action_is_drawn_equally_often(phase: str) -> None:
+    """B-8, B-5: drawn many times at one position, every legal action comes up, each about as
+    often as the others (a chi-square test far from its limit for a uniform draw; drawing a
+    piece first and then one of its moves fails it by a factor of ten)."""
+    rng = random.Random(11)
+    every = 30 if phase == "move" else 13
+    tried = 0
+    for rules, players in GAMES:
+        for game in positions(rules, players, 3, phase, every)[:2]:
+            legal = game.legal_actions()
+            per_action = 200
+            sampled = Counter[tuple[object, ...]]()
+            for _ in range(per_action * len(legal)):
+                fresh = Game(game.state)  # nothing listed yet: the sampler draws
+                sampled[fresh.random_action(rng)] += 1
+            assert set(sampled) == set(legal)
+            chi2 = sum((sampled[a] - per_action) ** 2 / per_action for a in legal)
+            df = len(legal) - 1
+            assert chi2 < df + 5 * (2 * df) ** 0.5, (phase, len(legal), chi2, df)
+            tried += 1
+    assert tried >= 4
