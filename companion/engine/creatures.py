@@ -117,7 +117,7 @@ def legal_creature(s: State) -> list[Action]:
 def _first_moves(s: State, out: list[Action]) -> None:
     kinds = movers(s)
     dive = s.ctx.get("dist") == "D"
-    vacant = [h for h in range(board.SIZE) if s.vacant(h)] if dive else []
+    vacant = s.vacant_spaces() if dive else []
     for kind in sorted(kinds - {"boat"}):
         for c in s.on_board(kind):  # B-28: none of that kind, nothing to move
             if dive:  # D-4: it dives to any unoccupied sea space

@@ -249,11 +249,14 @@ class Game:
             )
         total = sum(n for _, n in weights)
         pick = chance.uniform(self.state.seed, self.state.draws)
+        drawn = weights[-1][0]
         for action, n in weights:
             pick -= n / total  # the very probabilities `chance_outcomes` gives, in its order
             if pick < 0:
-                return action
-        return weights[-1][0]
+                drawn = action
+                break
+        self._sampled = drawn  # an outcome of this decision: `apply` need not check it again
+        return drawn
 
     # -- doing ---------------------------------------------------------------------------
 

@@ -109,7 +109,7 @@ def put_moves(s: State, back: str, out: list[Action]) -> None:
     a squid may also stay where it is, which counts as its move (Q-3)."""
     creatures = tile_creatures(s, back)
     if creatures:
-        vacant = [h for h in range(board.SIZE) if s.vacant(h)]
+        vacant = s.vacant_spaces()
         for c in creatures:
             out.extend(("put", c, h) for h in vacant)
             if s.c_kind[c] == "squid":

@@ -109,11 +109,18 @@ def legal(s: State) -> list[Action]:
 def can_move(s: State) -> bool:
     """Has the seat to move any move at all? `legal`'s walk, stopping at the first move found
     (usually the first person's): asked after every action, where the list is not needed."""
+    seat = s.turn
     out: list[Action] = []
-    for moves_of, x, _ in movers(s):
-        moves_of(s, x, out)
-        if out:
-            return True
+    for p in s.people_of(seat):
+        if s.p_kind[p] in (LAND, BOAT, SEA):
+            person_moves(s, p, out)
+            if out:
+                return True
+    for b, pos in enumerate(s.b_pos):
+        if pos != OFF and (not s.b_people[b] or seat in s.controllers(b)):
+            boat_moves(s, b, out)
+            if out:
+                return True
     return False
 
 
@@ -125,7 +132,9 @@ def random_move(s: State, rng: Random) -> Action:
     a slot drawn uniformly is that piece's move of that number or, past its last move, is drawn
     again. Every legal action has exactly one slot, so each is equally likely."""
     pieces = movers(s)
-    slots = sum(most for _, _, most in pieces) + 1
+    slots = 1
+    for _, _, most in pieces:
+        slots += most
     while True:
         k = rng.randrange(slots)
         for moves_of, x, most in pieces:

@@ -21,7 +21,7 @@ from .state import CHANCE, OFF, Action, State, person_name
 def current_terrain(s: State) -> str | None:
     """B-20: beaches go first, then forests, then mountains."""
     for t in TERRAINS:
-        if any(s.terrain[h] == t for h in board.LAND):
+        if t in s.terrain:  # only land positions hold a tile
             return t
     return None
 

@@ -195,6 +195,8 @@ class State:
         aboard = self.b_people[b]
         if not aboard:
             return tuple(range(self.players))
+        if len(aboard) == 1:
+            return (aboard[0] // 10,)  # the common case, without counting
         counts: dict[int, int] = {}
         for p in aboard:
             counts[p // 10] = counts.get(p // 10, 0) + 1
@@ -226,6 +228,18 @@ class State:
                 or self.n_squid[h]
             )
         )  # fmt: skip
+
+    def vacant_spaces(self) -> list[int]:
+        """Every vacant sea hex, in board order: `vacant` asked of the whole board at once (a
+        red tile's creature may go to any of them)."""
+        terrain, swimmers, boat_at, safe = self.terrain, self.swimmers, self.boat_at, board.IS_SAFE
+        serpent, shark, whale = self.n_serpent, self.n_shark, self.n_whale
+        dolphin, squid = self.n_dolphin, self.n_squid
+        return [
+            h for h in range(board.SIZE)
+            if terrain[h] is None and not safe[h] and not swimmers[h] and boat_at[h] == OFF
+            and not (serpent[h] or shark[h] or whale[h] or dolphin[h] or squid[h])
+        ]  # fmt: skip
 
     def guardian(self, p: int) -> int | None:
         """The dolphin protecting swimmer p, if one does (D-6)."""
