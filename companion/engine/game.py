@@ -302,10 +302,12 @@ class Game:
         simulation's pick from `legal_actions`)? Such an action needs no check: validating it
         again cost a set of every legal action per decision. Anything else (a phone's, the
         panel's, a log's) is checked in full by `apply`."""
-        if action is self._sampled:
+        if type(action) is not tuple:
+            return False
+        if action is self._sampled:  # drawn by `random_action` or `draw` for this decision
             return True
         listed = self._legal
-        if listed is None or type(action) is not tuple:
+        if listed is None:
             return False
         try:
             # index() finds the object itself first (identity before equality); an equal but

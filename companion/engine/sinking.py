@@ -29,9 +29,10 @@ def current_terrain(s: State) -> str | None:
 def candidates(s: State) -> list[int]:
     """B-21: tiles of the current terrain touching the sea; if none does, any of that terrain."""
     t = current_terrain(s)
-    tiles = [h for h in board.LAND if s.terrain[h] == t]
     terrain = s.terrain
-    coastal = [h for h in tiles if any(terrain[n] is None for n in board.WATER_NEIGHBOURS[h])]
+    tiles = [h for h in board.LAND if terrain[h] == t]
+    # touching the sea: a neighbour without a tile (map keeps the scan out of Python's loop)
+    coastal = [h for h in tiles if None in map(terrain.__getitem__, board.WATER_NEIGHBOURS[h])]
     return coastal or tiles
 
 
