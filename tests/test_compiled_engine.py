@@ -32,6 +32,7 @@ ENGINE_TESTS = [
     "tests/test_position.py",
     "tests/test_invariants.py",
     "tests/test_bots.py",
+    "tests/test_random_action.py",
 ]
 
 # What the child asserts before anything else: every engine module it imports is compiled.
@@ -60,9 +61,10 @@ def test_the_pure_engine_is_what_runs_without_the_build() -> None:
 
 
 QUICK = ["tests/test_golden.py", "tests/test_refusals.py", "tests/test_secret_draws.py",
-         "tests/test_movement.py"]  # fmt: skip
+         "tests/test_movement.py", "tests/test_random_action.py"]  # fmt: skip
 """What `make test` runs against the build: the golden games (every ruleset's stored game,
-byte for byte), the refusals, the keyed draws and movement; `make check-long` runs them all."""
+byte for byte), the refusals, the keyed draws, movement and the random actions; `make
+check-long` runs them all."""
 
 
 def run_compiled(tests: list[str]) -> None:

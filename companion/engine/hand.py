@@ -138,13 +138,15 @@ def legal_play(s: State) -> list[Action]:
     """Step 1: at most one red turn tile that the hand may hold and that can take effect."""
     out: list[Action] = []
     if s.hands[s.turn]:
-        out.extend(
-            ("play", back)
-            for back in sorted(TURN_TILES)
-            if find(s, s.turn, back) is not None and can_take_effect(s, back)
-        )
+        for back in PLAYED_IN_ORDER:
+            if find(s, s.turn, back) is not None and can_take_effect(s, back):
+                out.append(("play", back))
     out.append(("done",))
     return out
+
+
+PLAYED_IN_ORDER = tuple(sorted(TURN_TILES))
+"""The red tiles played at the start of a turn, in the order `legal_play` offers them."""
 
 
 def apply_play(s: State, action: Action, ev: list[Event]) -> None:
