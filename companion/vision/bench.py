@@ -41,6 +41,7 @@ import numpy as np
 from ..engine import board
 from . import geometry, synth
 from .classify import Calibration
+from .exposure import Exposure
 from .markers import MarkerLayout
 from .markers import load as load_markers
 from .recognise import NotRegistered, Recogniser
@@ -238,12 +239,17 @@ def play(
     mode: str = "harsh",
     size: tuple[int, int] = SIZE,
     markers: MarkerLayout | None = None,
+    exposure: bool = True,
 ) -> Turns:
     """One synthetic game (`synth.game`) through a `Tracker`. After each turn the game follows
-    the board as it truly is, as people confirm or correct the camera's proposal."""
+    the board as it truly is, as people confirm or correct the camera's proposal. With
+    `exposure`, the camera's exposure is set from each frame as the watcher sets it
+    (`Exposure`); without, the camera's auto exposure alone."""
     markers = markers or load_markers()
     recogniser = Recogniser(markers)
     tracker = Tracker(recogniser, STABLE_FRAMES)
+    controls = synth.Controls()
+    control = Exposure() if exposure else None
     tally = Turns()
     started = False
     shown: dict[int, str] = {}  # the board the photos show
@@ -264,7 +270,8 @@ def play(
             tracker.expect(_land(shown), synth.legal_sinks(shown))
         first, spurious = None, False
 
-    for sunk, state, shot in synth.game(seed, mode, size, STILL_FRAMES, markers, HAND_FRAMES):
+    photos = synth.game(seed, mode, size, STILL_FRAMES, markers, HAND_FRAMES, controls)
+    for sunk, state, shot in photos:
         if not started:  # the game begins with the island laid
             started = True
             tracker.expect(_land(state), synth.legal_sinks(state))
@@ -280,6 +287,8 @@ def play(
             turn = sunk
         shown = state
         verdict = tracker.observe(shot.image)
+        if control is not None and tracker.observation is not None:
+            controls.exposure_bias = control.update(tracker.observation)
         if verdict is None:
             continue
         if turn is None or first is not None:

@@ -51,6 +51,10 @@ class Observation:
     median: np.ndarray | None = None
     """(hexes, 3) the median log colour of each hex's sample, in `geometry.HEXES` order (None
     when refused): the tracker compares frames with it to tell a moving hand."""
+    levels: tuple[float, float] | None = None
+    """The grey levels of the board's darkest and brightest samples (`HexSamples.levels`):
+    the brightest at `sample.CLIPPED` say the exposure clips the board (`exposure`). None
+    when refused."""
 
     @property
     def ok(self) -> bool:
@@ -166,7 +170,13 @@ class Recogniser:
         verdicts = classify(samples, self.normaliser, self.calibration)
         if self.calibration is not None:  # without one nothing is hidden (land is any colour)
             verdicts = self._recall(verdicts, samples.median)
-        return Observation(registration, verdicts, self.calibration is not None, samples.median)
+        return Observation(
+            registration,
+            verdicts,
+            self.calibration is not None,
+            samples.median,
+            samples.levels(),
+        )
 
     def forget(self) -> None:
         """Drop what earlier frames showed: the next frame is of another moment of the game."""

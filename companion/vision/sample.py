@@ -29,6 +29,16 @@ CLIPPED = 250
 """A sample with any channel at or above this grey level is clipped: a lamp's reflection or
 over-exposure, with no colour of the hex left in it."""
 
+HIGHLIGHTS = 0.05
+"""The share of the board's samples that may clip (a lamp's hot centre on a few hexes, which
+are then hidden): the camera's exposure is set so that the rest does not (`exposure`). Less
+(0.5 % and 2 % were tried on the renderer's games) lowers the exposure further for a few
+more hexes and leaves more of the board dark and noisy: more turns read wrong."""
+
+SHADOWS = 0.02
+"""The share of the board's samples that may be darker than the exposure's floor: a corner
+in deep shadow, under a piece (`exposure.DARKEST`)."""
+
 _LOG = np.log(np.arange(256, dtype=np.float32) + BLACK_OFFSET)
 
 
@@ -55,6 +65,16 @@ class HexSamples:
         """(hexes,) share of samples that are clipped (`CLIPPED`)."""
         out: np.ndarray = (self.values.max(axis=2) >= CLIPPED).mean(axis=1)
         return out
+
+    def levels(self) -> tuple[float, float]:
+        """The grey levels (each sample's brightest channel) that the darkest `SHADOWS` and
+        the brightest `HIGHLIGHTS` of all samples reach: how far the exposure may go down
+        and how far it must."""
+        brightest = self.values.max(axis=2).ravel()
+        n = len(brightest) - 1
+        lo, hi = int(n * SHADOWS), int(n * (1 - HIGHLIGHTS))
+        part = np.partition(brightest, (lo, hi))
+        return float(part[lo]), float(part[hi])
 
 
 class Sampler:

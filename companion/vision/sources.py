@@ -35,6 +35,11 @@ class FrameSource(Protocol):
 
     def close(self) -> None: ...
 
+    def set_exposure_bias(self, ev: float) -> bool:
+        """Ask the camera to expose 2**ev times what its auto exposure chooses (0: its own
+        choice; `exposure`). False when this source cannot (files were taken already)."""
+        ...
+
     def __enter__(self) -> FrameSource: ...
 
     def __exit__(
@@ -48,6 +53,10 @@ class FrameSource(Protocol):
 class _Closing:
     def close(self) -> None:
         """Nothing to release."""
+
+    def set_exposure_bias(self, ev: float) -> bool:
+        """Frames already taken: nothing to set."""
+        return False
 
     def __enter__(self) -> Any:  # Any: each subclass returns itself
         return self
@@ -79,6 +88,11 @@ class Picamera2Source(_Closing):
         self._camera.configure(config)
         self._camera.start()
 
+    def set_exposure_bias(self, ev: float) -> bool:
+        # libcamera's exposure compensation: its auto exposure keeps metering, then scales
+        self._camera.set_controls({"ExposureValue": float(ev)})
+        return True
+
     def read(self) -> np.ndarray | None:
         frame = self._camera.capture_array("main")
         return None if frame is None else np.ascontiguousarray(frame[:, :, :3])
@@ -88,10 +102,19 @@ class Picamera2Source(_Closing):
         self._camera.close()
 
 
+# OpenCV's V4L2 backend passes CAP_PROP_AUTO_EXPOSURE through as V4L2's auto_exposure menu
+_V4L2_MANUAL = 1
+_V4L2_AUTO = 3  # aperture priority: the exposure time automatic (what UVC cameras offer)
+
+
 class CaptureSource(_Closing):
     """OpenCV's VideoCapture: a USB camera by index, or a video file."""
 
     def __init__(self, target: int | str, size: tuple[int, int] | None = None) -> None:
+        self._camera = isinstance(target, int)
+        self._auto: float | None = None
+        """The exposure (V4L2 ``exposure_time_absolute``) auto exposure had chosen when the
+        pipeline first took over; None while the camera's auto exposure runs."""
         if isinstance(target, int):
             self._capture = cv2.VideoCapture(target, cv2.CAP_V4L2)
         else:
@@ -101,6 +124,26 @@ class CaptureSource(_Closing):
         if size is not None:
             self._capture.set(cv2.CAP_PROP_FRAME_WIDTH, size[0])
             self._capture.set(cv2.CAP_PROP_FRAME_HEIGHT, size[1])
+
+    def set_exposure_bias(self, ev: float) -> bool:
+        """A webcam (UVC) has no exposure compensation: below 0 EV the exposure is set by
+        hand (V4L2 manual mode), from the value auto exposure had reached; at 0 auto exposure
+        takes over again. Untried on a real webcam: a driver that reports a stale value
+        there gives the wrong base, and the pipeline's next frames correct only downwards."""
+        if not self._camera:
+            return False
+        if ev >= 0.0:
+            if self._auto is not None:
+                self._capture.set(cv2.CAP_PROP_AUTO_EXPOSURE, _V4L2_AUTO)
+                self._auto = None
+            return True
+        if self._auto is None:
+            auto = float(self._capture.get(cv2.CAP_PROP_EXPOSURE))
+            if auto <= 0.0:  # the driver does not say: leave its auto exposure alone
+                return False
+            self._auto = auto
+            self._capture.set(cv2.CAP_PROP_AUTO_EXPOSURE, _V4L2_MANUAL)
+        return bool(self._capture.set(cv2.CAP_PROP_EXPOSURE, self._auto * 2.0**ev))
 
     def read(self) -> np.ndarray | None:
         ok, frame = self._capture.read()

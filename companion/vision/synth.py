@@ -122,6 +122,18 @@ class Truth:
 
 
 @dataclass
+class Controls:
+    """What the pipeline may set on the camera, as on a real one (picamera2's
+    ``ExposureValue``, a webcam's exposure through V4L2): read at the moment each photo is
+    taken."""
+
+    exposure_bias: float = 0.0
+    """Exposure compensation in EV: 0 leaves the camera's auto exposure as it meters (the
+    mean of the frame: the dark table pulls it up, so a lamp's reflection clips); −1 exposes
+    half as long, and the board's highlights keep their colour."""
+
+
+@dataclass
 class Shot:
     image: np.ndarray
     """BGR uint8, as OpenCV reads a photo."""
@@ -593,7 +605,7 @@ def _light(
     params: dict[str, Any],
 ) -> tuple[np.ndarray, np.ndarray | None]:
     """The room's light over a frame of `size`: a gain per pixel and channel (h, w, 3), and
-    the glare it adds (h, w, 1) or None. The same for every frame until people or lamps move."""
+    the glare it adds (h, w, 3) or None. The same for every frame until people or lamps move."""
     w, h = size
     lo, hi = damage.gain
     grid = rng.uniform(lo, hi, (3, 3)).astype(np.float32)
@@ -636,7 +648,10 @@ def _light(
         amp = rng.uniform(120, 220) if strong else rng.uniform(50, 130)
         bx = np.exp(-((np.arange(w, dtype=np.float32) - gx) ** 2) / (2 * sigma**2))
         by = np.exp(-((np.arange(h, dtype=np.float32) - gy) ** 2) / (2 * sigma**2))
-        glare = (amp * np.outer(by, bx)).astype(np.float32)[..., None]
+        # the lamp's own colour, like the light it sheds: the camera's white balance, made
+        # for that light, shows its reflection white (a white reflection under a warm lamp
+        # would come out blue)
+        glare = (amp * np.outer(by, bx)).astype(np.float32)[..., None] * cast
         params["glare"] = round(float(amp), 1)
     return light, glare
 
@@ -649,13 +664,17 @@ def _expose(
     params: dict[str, Any],
     camera: Camera | None = None,
     conditions: Conditions = Conditions(),
+    bias: float = 0.0,
 ) -> np.ndarray:
     """The photo the sensor makes of the scene `image` (float32 BGR, unlit) under `light`:
-    the lens, blur, noise and JPEG drawn anew for each frame."""
+    the lens, blur, noise and JPEG drawn anew for each frame; `bias` the exposure
+    compensation asked of the camera (EV, `Controls`)."""
     gain, glare = light
     lit = image * gain
     if glare is not None:
         lit += glare
+    if bias and not conditions.sensor:  # without a sensor model the light is the exposure
+        lit *= np.float32(2.0**bias)
     if camera is not None and camera.k1:
         lit = _bend(lit, camera)
     if conditions.motion_px != (0.0, 0.0):
@@ -670,7 +689,7 @@ def _expose(
     blurred = np.asarray(cv2.GaussianBlur(lit, (0, 0), sigma), np.float32)
     noise_sigma = rng.uniform(*damage.noise)
     if conditions.sensor:
-        out = _sensor(rng, blurred, noise_sigma, params)
+        out = _sensor(rng, blurred, noise_sigma, params, bias)
     else:
         noise = np.empty_like(blurred)
         # OpenCV's generator: several times faster than numpy's for a frame; seeded from ours.
@@ -683,6 +702,8 @@ def _expose(
     if not ok:
         raise RuntimeError("JPEG encoding failed")
     params.update(blur=round(float(sigma), 2), noise=round(float(noise_sigma), 2), jpeg=quality)
+    if bias:
+        params["exposure_bias"] = round(float(bias), 2)
     return np.asarray(cv2.imdecode(jpeg, cv2.IMREAD_COLOR))
 
 
@@ -770,10 +791,16 @@ def _temperature(kelvin: float) -> np.ndarray:
 
 
 def _sensor(
-    rng: np.random.Generator, lit: np.ndarray, noise_sigma: float, params: dict[str, Any]
+    rng: np.random.Generator,
+    lit: np.ndarray,
+    noise_sigma: float,
+    params: dict[str, Any],
+    bias: float = 0.0,
 ) -> np.ndarray:
     """A Bayer sensor: one colour per pixel (BGGR), noise that grows with the light, the
-    camera's own white balance (grey world) and exposure for this frame, then demosaicing."""
+    camera's own white balance (grey world) and exposure for this frame, then demosaicing.
+    `bias` is the exposure compensation asked of the camera (`Controls`): its auto exposure
+    meters as ever, then exposes 2**bias times that."""
     h, w = lit.shape[:2]
     raw = np.empty((h, w), np.float32)
     raw[0::2, 0::2] = lit[0::2, 0::2, 0]  # blue
@@ -785,9 +812,10 @@ def _sensor(
     means.append(raw[1::2, 1::2].mean())
     grey = float(np.mean(means))
     gains = [grey / max(m, 1.0) for m in means]
-    exposure = 110 * rng.uniform(0.85, 1.15) / max(grey, 1.0)
+    exposure = 110 * rng.uniform(0.85, 1.15) / max(grey, 1.0) * 2.0**bias
     # noise as the finished photo shows it (the damage's figure), part of it growing with the
-    # light (shot noise), before the exposure's gain
+    # light (shot noise), before the exposure's gain: a shorter exposure keeps the same noise
+    # on less signal
     shot = np.sqrt(np.maximum(raw * exposure, 0.0)) * 0.4
     sigma = (shot + noise_sigma) / exposure
     raw += rng.standard_normal(raw.shape).astype(np.float32) * sigma
@@ -876,10 +904,11 @@ def photo(
     light: tuple[np.ndarray, np.ndarray | None],
     arm_over: int | None = None,
     still: bool = False,
+    controls: Controls | None = None,
 ) -> Shot:
     """One photo of `scene` under `light` (`lighting`), with new blur, noise and JPEG; with
     `arm_over`, a hand over that hex (the truth's params say ``hand``); with `still`, no arm
-    whatever the conditions say."""
+    whatever the conditions say; exposed as `controls` ask at the moment it is taken."""
     params = dict(scene.truth.params)
     image = scene.image
     damage, conditions = _kind(scene.mode)
@@ -890,7 +919,8 @@ def photo(
         covered = _draw_arm(rng, image, scene.camera, arm_over)
         params["hand"] = board.name(arm_over)
         params["under_arm"] = [board.name(h) for h in covered]
-    out = _expose(rng, image, light, damage, params, scene.camera, conditions)
+    bias = controls.exposure_bias if controls is not None else 0.0
+    out = _expose(rng, image, light, damage, params, scene.camera, conditions, bias)
     t = scene.truth
     return Shot(out, Truth(dict(t.positions), t.homography, t.hidden_marker, t.mode, params))
 
@@ -1009,6 +1039,7 @@ def game(
     frames_per_turn: int = 1,
     layout: MarkerLayout | None = None,
     hand_frames: int = 0,
+    controls: Controls | None = None,
 ) -> Iterator[tuple[int | None, dict[int, str], Shot]]:
     """One game's photos turn by turn, for the turn tracker: (the hex whose tile sank this
     turn, or None for the setup photos; the board now; a photo).
@@ -1017,7 +1048,10 @@ def game(
     random among those the rules allow (`legal_sinks`); then `hand_frames` photos show a hand
     over the board (lifting the tile), and `frames_per_turn` photos the board at rest. The
     pieces and the light change from turn to turn (people move, and so do their shadows); the
-    photos of one turn differ only in the hand, blur, noise and JPEG. Deterministic in `seed`.
+    photos of one turn differ only in the hand, blur, noise and JPEG. Deterministic in `seed`
+    and in what `controls` are set to as the photos are taken (the pipeline's exposure
+    control sets them between photos; untouched, the camera exposes as its auto exposure
+    meters).
     """
     layout = layout or load_markers()
     rng = np.random.default_rng([seed, 1_000_003])
@@ -1034,9 +1068,9 @@ def game(
         light = lighting(rng, size, mode, view.truth.params)
         if sunk is not None:
             for _ in range(hand_frames):
-                yield sunk, dict(state), photo(rng, view, light, sunk)
+                yield sunk, dict(state), photo(rng, view, light, sunk, controls=controls)
         for _ in range(frames_per_turn):  # at rest: the arms of the conditions are the hands'
-            yield sunk, dict(state), photo(rng, view, light, still=True)
+            yield sunk, dict(state), photo(rng, view, light, still=True, controls=controls)
         legal = legal_sinks(state)
         if not legal:
             return

@@ -145,6 +145,8 @@ class Tracker:
         self.land: frozenset[int] = frozenset(geometry.LAND)
         self.candidates: frozenset[int] = frozenset()
         self.out_of_sync = False
+        self.observation: Observation | None = None
+        """The last frame's observation (the camera's exposure is set from it: `exposure`)."""
         self._last: _Reading | None = None
         self._run = 0
         self._evidence = np.zeros(len(_HEXES))
@@ -195,7 +197,7 @@ class Tracker:
         """One BGR frame. A Verdict once enough stable frames (no motion, registered) settle
         something new; None otherwise (moving hand, unregistered frame, nothing changed, or the
         same verdict already given since the last expect())."""
-        observation = self.recogniser.observe(frame)
+        observation = self.observation = self.recogniser.observe(frame)
         if not observation.ok:
             # No evidence either way: a hand moving meanwhile shows in the next frame that
             # registers, compared with the last one that did.

@@ -36,7 +36,8 @@ import numpy as np
 
 from ..engine import board
 from ..security import atomic_write
-from .recognise import Recogniser
+from .exposure import Exposure
+from .recognise import Observation, Recogniser
 from .sources import FrameSource
 from .tracker import Tracker, Verdict
 
@@ -121,6 +122,8 @@ class Watcher:
         self.status = "none"
         self._recogniser: Recogniser | None = None
         self._tracker: Tracker | None = None
+        self._exposure = Exposure()
+        self._frames: FrameSource | None = None
         self._expected: tuple[int, int] | None = None
         self._learnt: int | None = None
         """The game whose whole island the colours were learnt from."""
@@ -178,6 +181,7 @@ class Watcher:
 
     def _watch(self, frames: FrameSource) -> None:
         """Look at each frame until the source has no more (or the camera stops)."""
+        self._frames, self._exposure = frames, Exposure()
         while True:
             began = time.monotonic()
             frame = frames.read()
@@ -207,9 +211,19 @@ class Watcher:
             self._tracker.expect(tiles, expected["candidates"])
             self._expected = now
         verdict = self._tracker.observe(frame)
+        self._expose(self._tracker.observation)
         if verdict is not None:
             log.info("camera: %s", verdict.detail)
             self._tell(expected["game"], verdict)
+
+    def _expose(self, observation: Observation | None) -> None:
+        """Set the camera's exposure from the board in the last frame (`exposure`)."""
+        if observation is None or self._frames is None:
+            return
+        before = self._exposure.bias
+        ev = self._exposure.update(observation)
+        if ev != before and not self._frames.set_exposure_bias(ev):
+            self._exposure.bias = 0.0  # the camera exposes as it will
 
     def _read_island(self, frame: np.ndarray, expected: dict[str, Any]) -> None:
         """While the island is laid: once every position has looked covered for a few frames
