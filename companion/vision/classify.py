@@ -99,6 +99,9 @@ class HexVerdict:
     sea_share: float = 0.0
     """Share of the hex's samples that look like sea: around a boat or a creature on a sunk
     position the sea still shows; around people on a tile it does not."""
+    glare: float = 0.0
+    """White light added at the hex, as the sea around it shows it, relative to the light
+    the sea itself reflects there (`Relative.glare` / `Relative.light`): 0 without glare."""
 
     @property
     def land(self) -> bool:
@@ -225,6 +228,9 @@ class Relative:
     glare: np.ndarray
     """(hexes,) white light added at each hex (grey levels, `glare`), as the sea around it
     shows it."""
+    light: np.ndarray
+    """(hexes,) the brightest channel of the sea around each hex, glare taken off (grey
+    levels): the light the board reflects there."""
 
 
 def relative(samples: HexSamples, normaliser: Normaliser, reference: np.ndarray) -> Relative:
@@ -241,7 +247,8 @@ def relative(samples: HexSamples, normaliser: Normaliser, reference: np.ndarray)
     # Noise in log units grows as the glare is taken off (the same grey levels, on less light).
     stretch = np.exp(2 * (ref_log - base))
     noise = normaliser.reference(samples.spread, reference) * stretch
-    return Relative(pixels, median - base, noise, g)
+    light = np.maximum(ref - g[:, None], 0.0).max(axis=1)
+    return Relative(pixels, median - base, noise, g, light)
 
 
 def setup_relative(samples: HexSamples, normaliser: Normaliser) -> tuple[Relative, np.ndarray]:
@@ -328,7 +335,8 @@ def _verdicts(
     """A verdict per hex; with `hide`, hexes the classes cannot explain are hidden (only with
     a calibration: without one, "land" explains any colour but the sea's). `own` (hexes,) is
     the column of each position's own tile in `classes` (−1: no tile known there); `glare`
-    (hexes,) the white light the sea around each hex shows (`Relative.glare`)."""
+    (hexes,) the white light the sea around each hex shows, relative to its light
+    (`HexVerdict.glare`)."""
     best = probs.argmax(axis=1)
     share = explained[np.arange(len(best)), best]
     permanent = np.isin(np.array(samples.hexes), geometry.PERMANENT_SEA)
@@ -352,11 +360,12 @@ def _verdicts(
         p = {c: float(probs[row, j]) for j, c in enumerate(classes)}
         # sea seen around a piece is evidence; a lamp's white that passes for sea is not
         sea = 0.0 if glared[row] else float(explained[row, sea_column])
+        white = 0.0 if glare is None else float(glare[row])
         if unseen[row]:  # unsure is a verdict: nothing is guessed under an arm
-            out[h] = HexVerdict(h, HIDDEN, p, 0.0, agree, sea)
+            out[h] = HexVerdict(h, HIDDEN, p, 0.0, agree, sea, white)
             continue
         confidence = float(probs[row, k]) * agree * float(samples.visible[row])
-        out[h] = HexVerdict(h, classes[k], p, confidence, agree, sea)
+        out[h] = HexVerdict(h, classes[k], p, confidence, agree, sea, white)
     return out
 
 
@@ -379,14 +388,14 @@ def classify(
         return model.judge(r.pixels, r.median, extra)
 
     probs, explained = judge(rel)
-    glare_at = rel.glare
+    glare_at = rel.glare / np.maximum(rel.light, 1.0)
     # Second pass: land positions that are surely sea now (their tile is gone) join the
     # references, so that an inner hex compares itself with sea under the same light.
     sure = (probs[:, sea] > SURE_SEA) & (explained[:, sea] > 0.6) & ~normaliser.permanent
     if sure.any():
         second = relative(samples, normaliser, clear | sure)
         probs, explained = judge(second)
-        glare_at = second.glare
+        glare_at = second.glare / np.maximum(second.light, 1.0)
     return _verdicts(
         samples, probs, explained, model.classes, own=_own(samples, calibration), glare=glare_at
     )

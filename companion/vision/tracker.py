@@ -62,6 +62,19 @@ piece standing in the sea (`BACK_SEA` the least): with more sea than this in vie
 reads as sea by itself, so a hex hidden for all that is hidden for something else (glare
 washing a tile out, an arm), and its sea says nothing."""
 
+GLARE = 0.1
+"""A hex whose sea shows white light this strong (`HexVerdict.glare`: a tenth of the light
+the sea reflects there) lies in a lamp's reflection. The white taken off there is measured on
+the sea around it, not on the hex, and a reflection is brightest in its middle: a tile washed
+out can pass for sea (on a game of the renderer's, 640×480 with the exposure set for the board:
+a land position in glare read as sea on about 1 frame in 22, without glare 1 in 290). Its sea
+reads clearly at most (`GLARE_SEA`), never plainly."""
+
+GLARE_SEA = (SURE + PLAIN) / 2
+"""The most log-odds of sea a frame gives a hex in glare: between `SURE` and `PLAIN`, so a
+candidate in glare may still be named sunk, but land elsewhere washed out never makes the
+board differ from the game by itself."""
+
 MOTION = 1
 """This many moved hexes between two frames: a hand over the board, or a tile taken away."""
 
@@ -111,6 +124,8 @@ class _Reading:
     """(hexes, 3) median log colour."""
     sea_share: np.ndarray
     """Share of each hex's samples that look like sea."""
+    glare: np.ndarray
+    """White light the sea around each hex shows, relative to its light (`GLARE`)."""
 
     @classmethod
     def of(cls, observation: Observation) -> _Reading:
@@ -122,6 +137,7 @@ class _Reading:
             np.array([0.0 if v.hidden else v.agreement for v in verdicts]),
             observation.median,
             np.array([v.sea_share for v in verdicts]),
+            np.array([v.glare for v in verdicts]),
         )
 
     def moved(self, other: _Reading) -> frozenset[int]:
@@ -213,7 +229,9 @@ class Tracker:
             self._moved, self._touched = True, moved
         self._last = reading
         p = np.clip(reading.sea, 1e-12, 1 - 1e-12)
-        self._evidence += reading.seen * np.clip(np.log(p / (1 - p)), -CLIP, CLIP)
+        odds = np.clip(np.log(p / (1 - p)), -CLIP, CLIP)
+        odds = np.where(reading.glare >= GLARE, np.minimum(odds, GLARE_SEA), odds)
+        self._evidence += reading.seen * odds
         self._sea_share += reading.sea_share
         self._piece_sea += (reading.sea_share > BACK_SEA) & (reading.sea_share <= PIECE_SEA)
         self._weight += reading.seen
