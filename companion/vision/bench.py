@@ -8,8 +8,9 @@ a refused frame is not judged, and how many registered is a figure of its own):
   a tile (called sea counts as wrong).
 - ``vision.frames_registered_{normal,harsh}``: share of frames whose markers were accepted.
 - ``vision.frame_ms_{1280,640}``: registration and classification of one frame (grey
-  conversion, markers, homography, sampling, verdicts) on one core: the best of 3 runs of
-  each of `TIMED_FRAMES` frames, then the median over the frames.
+  conversion, markers, homography, sampling, verdicts) on one core, wall-clock: each of
+  `TIMED_FRAMES` fresh frames timed once, the first time the recogniser sees it, then the
+  median over the frames (on a shared machine the other processes' load is in it).
 
 Each mode is `FRAMES` photos at 1280×960 on islands of 10 (a new board printing, layout and
 setup photo each; calibrated from the setup photo with its layout known, a new setup photo
@@ -18,7 +19,8 @@ taken when one is refused). Deterministic in the seed.
 The turn figures play `GAMES` whole harsh games (`synth.game`: a camera fixed for the game, 40
 turns, one tile sunk a turn as the rules allow; each turn `HAND_FRAMES` photos with a hand over
 the board, then `STILL_FRAMES` at rest) through a `Tracker` told the game's land and legal
-candidates (B-20, B-21). Each turn ends one of three ways, by the tracker's first verdict after
+candidates (B-20, B-21), the camera's exposure set after each frame as the watcher sets it
+(`exposure.Exposure`). Each turn ends one of three ways, by the tracker's first verdict after
 the tile left: *right* (``sunk`` naming that tile, and nothing more said that turn), *asked* (a
 ``question``, whichever tile it names first) or *wrong* (``sunk`` naming another tile, ``out_of_sync``
 or ``in_sync``, no verdict at all, or any further verdict in the turn, setup photos included
