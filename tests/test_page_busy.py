@@ -35,3 +35,28 @@ def test_a_full_table_shows_busy_not_offline_and_then_goes_live(
         no_page_errors(ana)
     finally:
         ana.close()
+
+
+def test_a_pin_half_typed_stays_while_the_screen_is_drawn_again(
+    browser: Browser, live: Live
+) -> None:
+    """The join screen is drawn again whenever the table tells anything or the language
+    changes: the digits typed so far, and the keyboard's focus, stay (under load a new
+    language arrived between typing and sending, and an empty PIN was sent)."""
+    live.new_game()
+    ben = Phone.open(browser, live.url, "ben")
+    try:
+        ben.page.click("[data-field=pin]")
+        ben.page.keyboard.type(live.pin[:3])
+        ben.page.eval_on_selector("[data-field=pin]", "el => { el.dataset.old = 'yes'; }")
+        ben.page.select_option("[data-field=language]", "fr")
+        ben.page.wait_for_selector("[data-field=pin]:not([data-old])")  # a new field
+        assert ben.page.inner_text("label[for=pin]").startswith("Code de la table")
+        assert ben.page.input_value("[data-field=pin]") == live.pin[:3]
+        assert ben.page.evaluate("document.activeElement.dataset.field") == "pin"
+        ben.page.keyboard.type(live.pin[3:])
+        ben.page.keyboard.press("Enter")
+        ben.page.wait_for_selector("[data-go=setup]")
+        no_page_errors(ben)
+    finally:
+        ben.close()

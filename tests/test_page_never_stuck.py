@@ -290,7 +290,8 @@ def test_a_seated_phone_watches_instead_changes_seat_and_leaves_an_abandoned_gam
     page.click("[data-go=watch-instead]")
     page.wait_for_selector("body[data-screen=play] .turn")
     ana.wait_live()
-    assert not page.locator(".players-strip .you").count()  # a spectator now
+    # a spectator now: the seat's mark goes once the watcher's first state has come
+    page.wait_for_selector(".players-strip .you", state="detached")
     page.click("[data-ways=out] summary")
     assert not page.locator("[data-go=change-seat]").count()
     page.click("[data-go=leave]")

@@ -18,15 +18,33 @@ function invite() {
     h("p", { class: "url" }, t("join.url"), " ", h("a", { href: url, dataset: { link: "table" } }, url)));
 }
 
+// What is typed in the PIN field outlives the screen: the screen is drawn again whenever the
+// table tells anything (a move, a language chosen), and a phone must not lose the digits, or
+// its keyboard, half-way through the PIN.
+const pin = { typed: "", focused: false };
+
 function pinForm(enterPin, error) {
-  let typed = "";
   const send = (e) => {
     e.preventDefault();
-    enterPin(typed);
+    enterPin(pin.typed);
   };
+  const input = h("input", {
+    id: "pin", type: "password", inputmode: "numeric", autocomplete: "off", maxlength: 8, value: pin.typed || null,
+    dataset: { field: "pin" },
+    oninput: (e) => { pin.typed = e.target.value; },
+    onfocus: () => { pin.focused = true; },
+    onblur: () => { pin.focused = false; },
+  });
+  if (pin.focused) {
+    queueMicrotask(() => {
+      if (!input.isConnected) return;
+      input.focus();
+      input.setSelectionRange(pin.typed.length, pin.typed.length);
+    });
+  }
   return h("form", { class: "pin", onsubmit: send },
     h("label", { for: "pin", text: t("join.pin") }),
-    h("input", { id: "pin", type: "password", inputmode: "numeric", autocomplete: "off", maxlength: 8, dataset: { field: "pin" }, oninput: (e) => { typed = e.target.value; } }),
+    input,
     h("button", { class: "big", type: "submit", dataset: { go: "pin" } }, t("join.pin_send")),
     error ? h("p", { class: "refusal", role: "alert", text: error }) : null);
 }
