@@ -11,6 +11,11 @@ from __future__ import annotations
 
 import functools
 import hashlib
+from collections.abc import Sequence
+from random import Random
+from typing import TypeVar
+
+T = TypeVar("T")
 
 _SCALE = 2.0**-53
 
@@ -29,3 +34,18 @@ def uniform(seed: int, draw: int) -> float:
     h = _keyed(seed).copy()
     h.update(draw.to_bytes(8, "little", signed=True))
     return (int.from_bytes(h.digest(), "little") >> 11) * _SCALE
+
+
+def pick(rng: Random, items: Sequence[T]) -> T:
+    """One of `items`, each as likely as the others, for a random player (not the table's
+    draws above): `index` of it."""
+    return items[index(rng, len(items))]
+
+
+def index(rng: Random, n: int) -> int:
+    """A whole number in [0, n), each as likely as the others to within n / 2**53 (`random()`
+    is C; `randrange`'s exact rejection runs as Python, which cost as much as a compiled
+    engine's whole movement point). IndexError when n is 0, as `Random.choice` raises."""
+    if n <= 0:
+        raise IndexError("nothing to choose from")
+    return int(rng.random() * n)

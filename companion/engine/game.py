@@ -318,11 +318,11 @@ class Game:
 
     def random_action(self, rng: Random) -> Action:
         """A legal action of the current decision, each equally likely (a uniform random
-        player's pick), applied by `apply` without checking it again. Movement and placement
+        player's pick, `chance.index`), applied by `apply` without checking it again. Movement and placement
         draw it without listing every action (`SAMPLERS`)."""
         sample = SAMPLERS.get(self.state.phase) if self._legal is None else None
         if sample is None:
-            return rng.choice(self.legal_actions())
+            return chance.pick(rng, self.legal_actions())
         self._sampled = sample(self.state, rng)
         return self._sampled
 

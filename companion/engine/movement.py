@@ -6,10 +6,9 @@ it up to three sea spaces in a turn instead of swimming one (E-3).
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from random import Random
 
-from . import board, pieces
+from . import board, chance, pieces
 from .errors import IllegalAction
 from .events import Event
 from .state import BOAT, LAND, OFF, SEA, Action, State, person_name
@@ -78,30 +77,29 @@ of its six neighbours; in a boat, over the side, into six boats beside it or ont
 island; a swimmer, six swims, six rides with its dolphin (D-8) or on one (E-3), a boat or an
 island in its space; a boat, six sails (`random_move` relies on these being upper bounds)."""
 
-Lister = Callable[[State, int, list[Action]], None]
 
-
-def movers(s: State) -> list[tuple[Lister, int, int]]:
-    """What the seat to move may move: each person on the board and each boat it controls,
-    with the function listing its moves and the most moves it can have."""
+def movers(s: State) -> tuple[list[int], list[int]]:
+    """What the seat to move may move: its people on the board, and the boats it controls."""
     seat = s.turn
-    out: list[tuple[Lister, int, int]] = []
     kinds = s.p_kind
-    for p in s.people_of(seat):
-        if kinds[p] in (LAND, BOAT, SEA):
-            out.append((person_moves, p, MOST_MOVES[kinds[p]]))
+    people = [p for p in s.people_of(seat) if kinds[p] in (LAND, BOAT, SEA)]
     b_people = s.b_people
-    for b, pos in enumerate(s.b_pos):
+    boats = [
+        b
+        for b, pos in enumerate(s.b_pos)
         # an empty boat is anyone's (B-14): most are, and need no count of who is aboard
-        if pos != OFF and (not b_people[b] or seat in s.controllers(b)):
-            out.append((boat_moves, b, MOST_SAILS))
-    return out
+        if pos != OFF and (not b_people[b] or seat in s.controllers(b))
+    ]
+    return people, boats
 
 
 def legal(s: State) -> list[Action]:
     out: list[Action] = []
-    for moves_of, x, _ in movers(s):
-        moves_of(s, x, out)
+    people, boats = movers(s)
+    for p in people:
+        person_moves(s, p, out)
+    for b in boats:
+        boat_moves(s, b, out)
     out.append(DONE)
     return out
 
@@ -131,23 +129,27 @@ def random_move(s: State, rng: Random) -> Action:
     Each piece has as many slots as the most moves it can have (`MOST_MOVES`), "done" has one:
     a slot drawn uniformly is that piece's move of that number or, past its last move, is drawn
     again. Every legal action has exactly one slot, so each is equally likely."""
-    pieces = movers(s)
-    slots = 1
-    for _, _, most in pieces:
-        slots += most
+    people, boats = movers(s)
+    most = [MOST_MOVES[s.p_kind[p]] for p in people]
+    sails = len(boats) * MOST_SAILS
+    slots = sum(most) + sails + 1
     while True:
-        k = rng.randrange(slots)
-        for moves_of, x, most in pieces:
-            if k < most:
-                out: list[Action] = []
-                moves_of(s, x, out)
-                assert len(out) <= most, "MOST_MOVES must bound every piece's moves"
-                if k < len(out):
-                    return out[k]
+        k = chance.index(rng, slots)
+        out: list[Action] = []
+        for p, bound in zip(people, most, strict=True):
+            if k < bound:
+                person_moves(s, p, out)
                 break
-            k -= most
-        else:
-            return DONE
+            k -= bound
+        else:  # past every person's slots: a boat's, or the last one, "done"
+            if k == sails:
+                return DONE
+            bound = MOST_SAILS
+            boat_moves(s, boats[k // bound], out)
+            k %= bound
+        assert len(out) <= bound, "MOST_MOVES and MOST_SAILS bound every piece's moves"
+        if k < len(out):
+            return out[k]
 
 
 def apply(s: State, action: Action, ev: list[Event]) -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from random import Random
 
-from . import board, fivesix, pieces, rings
+from . import board, chance, fivesix, pieces, rings
 from .data import TERRAIN_COUNT, TERRAINS
 from .errors import IllegalAction
 from .events import Event
@@ -178,7 +178,7 @@ def legal_place(s: State) -> list[Action]:
 def random_place(s: State, rng: Random) -> Action:
     """One of `legal_place`'s actions, each equally likely: a tile and a value drawn on their
     own (the legal actions are every pair of them), without listing every pair."""
-    return ("place", rng.choice(place_tiles(s)), rng.choice(place_values(s)))
+    return ("place", chance.pick(rng, place_tiles(s)), chance.pick(rng, place_values(s)))
 
 
 def place_values(s: State) -> Sequence[int | None]:

@@ -20,8 +20,10 @@ from .state import CHANCE, OFF, Action, State, person_name
 
 def current_terrain(s: State) -> str | None:
     """B-20: beaches go first, then forests, then mountains."""
+    terrain = s.terrain
+    standing = {terrain[h] for h in board.LAND}
     for t in TERRAINS:
-        if t in s.terrain:  # only land positions hold a tile
+        if t in standing:
             return t
     return None
 
@@ -31,9 +33,17 @@ def candidates(s: State) -> list[int]:
     t = current_terrain(s)
     terrain = s.terrain
     tiles = [h for h in board.LAND if terrain[h] == t]
-    # touching the sea: a neighbour without a tile (map keeps the scan out of Python's loop)
-    coastal = [h for h in tiles if None in map(terrain.__getitem__, board.WATER_NEIGHBOURS[h])]
+    coastal = [h for h in tiles if touches_sea(terrain, h)]
     return coastal or tiles
+
+
+def touches_sea(terrain: list[str | None], h: int) -> bool:
+    """Has hex h a neighbour without a tile (sea)?"""
+    # a loop, not any() over a generator: a fifth of its cost in Python, a C loop compiled
+    for n in board.WATER_NEIGHBOURS[h]:  # noqa: SIM110
+        if terrain[n] is None:
+            return True
+    return False
 
 
 def legal_sink(s: State) -> list[Action]:
