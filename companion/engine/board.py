@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import math
 from importlib import resources
-from typing import Any
+from typing import Any, Final
 
 _DATA: dict[str, Any] = json.loads(
     resources.files(__package__).joinpath("data/board.json").read_text(encoding="utf-8")
@@ -23,13 +23,15 @@ CELLS: tuple[tuple[int, int], ...] = tuple(
     (r, c) for r in range(ROWS) for c in range(*_DATA["valid_cols"][str(r)])
 )
 INDEX: dict[tuple[int, int], int] = {rc: i for i, rc in enumerate(CELLS)}
-SIZE = len(CELLS)
+SIZE: Final = len(CELLS)
 
 SAFE_NAMES: tuple[str, ...] = tuple(_DATA["safe_islands"])
 SAFE_ISLANDS: tuple[int, ...] = tuple(INDEX[tuple(_DATA["safe_islands"][n])] for n in SAFE_NAMES)
-IS_SAFE: tuple[bool, ...] = tuple(i in SAFE_ISLANDS for i in range(SIZE))
+IS_SAFE: Final[tuple[bool, ...]] = tuple(i in SAFE_ISLANDS for i in range(SIZE))
 
-LAND: tuple[int, ...] = tuple(INDEX[(int(r), c)] for r, cols in _DATA["land"].items() for c in cols)
+LAND: Final[tuple[int, ...]] = tuple(
+    INDEX[(int(r), c)] for r, cols in _DATA["land"].items() for c in cols
+)
 LAGOON: int = INDEX[tuple(_DATA["lagoon"])]
 SERPENT_START: tuple[int, ...] = tuple(INDEX[tuple(rc)] for rc in _DATA["serpent_start"])
 
@@ -43,15 +45,15 @@ def _neighbours(r: int, c: int) -> tuple[int, ...]:
     return tuple(INDEX[(r + dr, c + dc)] for dr, dc in steps if (r + dr, c + dc) in INDEX)
 
 
-NEIGHBOURS: tuple[tuple[int, ...], ...] = tuple(_neighbours(r, c) for r, c in CELLS)
+NEIGHBOURS: Final[tuple[tuple[int, ...], ...]] = tuple(_neighbours(r, c) for r, c in CELLS)
 """Every neighbour of a hex, safe islands included."""
 
-WATER_NEIGHBOURS: tuple[tuple[int, ...], ...] = tuple(
+WATER_NEIGHBOURS: Final[tuple[tuple[int, ...], ...]] = tuple(
     tuple(n for n in NEIGHBOURS[i] if not IS_SAFE[n]) for i in range(SIZE)
 )
 """Neighbours that can ever be sea (safe islands are never sea: B-1)."""
 
-ACCESS: dict[int, int] = {
+ACCESS: Final[dict[int, int]] = {
     INDEX[tuple(rc)]: SAFE_ISLANDS[SAFE_NAMES.index(name)]
     for name, hexes in _DATA["access"].items()
     for rc in hexes

@@ -12,6 +12,8 @@ move raised (a dolphin's protege, a squid's prey) is taken.
 
 from __future__ import annotations
 
+from typing import Final
+
 from . import board, hand, pieces, scoring, spinner, squid
 from .data import DIE_FACES, DIVE_DISTANCES, DIVE_KINDS, STEPS, WILD
 from .errors import IllegalAction
@@ -20,14 +22,14 @@ from .state import CHANCE, OFF, Action, State, person_name
 
 FACES = tuple(sorted(set(DIE_FACES)))
 DIVES = tuple((k, d) for k in DIVE_KINDS for d in sorted(set(DIVE_DISTANCES)))
-DIE_WEIGHTS: list[tuple[Action, int]] = [(("roll", f), DIE_FACES.count(f)) for f in FACES]
-DIVE_WEIGHTS: list[tuple[Action, int]] = [
+DIE_WEIGHTS: Final[list[tuple[Action, int]]] = [(("roll", f), DIE_FACES.count(f)) for f in FACES]
+DIVE_WEIGHTS: Final[list[tuple[Action, int]]] = [
     (("dive", k, d), DIVE_KINDS.count(k) * DIVE_DISTANCES.count(d)) for k, d in DIVES
 ]
 """The creature die's faces (B-10) and the dive dice's pairs (D-3), as many as show each."""
-REPELLENT = {"shark": "shark-repellent", "whale": "whale-repellent"}
-WILD_KINDS = frozenset({"serpent", "shark", "whale", "dolphin", "boat"})
-SQUID_STEPS = 3  # Q-3: up to three spaces on the red die
+REPELLENT: Final = {"shark": "shark-repellent", "whale": "whale-repellent"}
+WILD_KINDS: Final = frozenset({"serpent", "shark", "whale", "dolphin", "boat"})
+SQUID_STEPS: Final = 3  # Q-3: up to three spaces on the red die
 
 
 def dive_dice(s: State) -> bool:
@@ -237,7 +239,7 @@ def _dolphin(s: State, c: int, h: int, last: bool, ev: list[Event]) -> None:
         s.phase = "end"
 
 
-ARRIVE = {
+ARRIVE: Final = {
     "serpent": _serpent,
     "shark": _shark,
     "whale": _whale,

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 from importlib import resources
-from typing import Any
+from typing import Any, Final
 
 
 def _load(name: str) -> dict[str, Any]:
@@ -24,33 +24,33 @@ DIVE_DATA = _load("dive_dice")
 SPINNER_DATA = _load("spinner")
 BACKS_1986_DATA = _load("backs_1986")
 
-TERRAINS: tuple[str, ...] = ("beach", "forest", "mountain")
+TERRAINS: Final[tuple[str, ...]] = ("beach", "forest", "mountain")
 """In the order they sink (B-20)."""
 
 BACKS: tuple[str, ...] = tuple(DECK_DATA["backs"])
 GREEN: frozenset[str] = frozenset(
     k for k, v in DECK_DATA["backs"].items() if v["border"] == "green"
 )
-RED: frozenset[str] = frozenset(BACKS) - GREEN
-TURN_TILES: frozenset[str] = frozenset(
+RED: Final[frozenset[str]] = frozenset(BACKS) - GREEN
+TURN_TILES: Final[frozenset[str]] = frozenset(
     k for k, v in DECK_DATA["backs"].items() if v.get("use") == "turn"
 )
 DEFENCE_TILES: frozenset[str] = frozenset(
     k for k, v in DECK_DATA["backs"].items() if v.get("use") == "defence"
 )
-DECK: dict[str, dict[str, int]] = {
+DECK: Final[dict[str, dict[str, int]]] = {
     t: {k: v[t] for k, v in DECK_DATA["backs"].items() if v[t]} for t in TERRAINS
 }
 """terrain -> back -> how many tiles of that terrain have that back."""
-TERRAIN_COUNT: dict[str, int] = dict(DECK_DATA["terrains"])
+TERRAIN_COUNT: Final[dict[str, int]] = dict(DECK_DATA["terrains"])
 
 DIE_FACES: tuple[str, ...] = tuple(DIE_DATA["faces"])
 DIVE_KINDS: tuple[str, ...] = tuple(DIVE_DATA["kind_faces"])
 DIVE_DISTANCES: tuple[str, ...] = tuple(DIVE_DATA["distance_faces"])
-WILD = "starfish"
+WILD: Final = "starfish"
 """Die 1's wild face: any one of the five things the die can name (D-3)."""
 PEOPLE_VALUES: tuple[int, ...] = tuple(BOX_DATA["people_values"])
-PIECES: dict[str, int] = dict(BOX_DATA["pieces"])
+PIECES: Final[dict[str, int]] = dict(BOX_DATA["pieces"])
 BOATS_PER_PLAYER: int = BOX_DATA["boats_per_player"]
 COLOURS: tuple[str, ...] = tuple(BOX_DATA["colours"])
 
@@ -74,7 +74,7 @@ VOLCANO_TERRAIN_1986: dict[str, str] = {
 }
 """Option backs_1986 -> the terrain the volcano lies under (E-5)."""
 
-STEPS = {"serpent": 1, "shark": 2, "whale": 3}
+STEPS: Final = {"serpent": 1, "shark": 2, "whale": 3}
 """How far each creature may move on the red die (B-24, B-25, B-26)."""
 
 UNVERIFIED: dict[str, str] = {

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from random import Random
-from typing import Any
+from typing import Any, Final
 
 from . import (
     actions,
@@ -38,7 +38,7 @@ Legal = Callable[[State], list[Action]]
 Apply = Callable[[State, Action, list[Event]], None]
 Explain = Callable[[State, Action], IllegalAction]
 
-PHASES: dict[str, tuple[Legal, Apply, Explain]] = {
+PHASES: Final[dict[str, tuple[Legal, Apply, Explain]]] = {
     "terrain": (setup.legal_terrain, setup.apply_terrain, setup.explain),
     "place": (setup.legal_place, setup.apply_place, setup.explain),
     "boat": (setup.legal_boat, setup.apply_boat, setup.explain),
@@ -57,14 +57,14 @@ PHASES: dict[str, tuple[Legal, Apply, Explain]] = {
     "reveal": (scoring.legal_reveal, scoring.apply_reveal, scoring.explain),
 }
 
-SAMPLERS: dict[str, Callable[[State, Random], Action]] = {
+SAMPLERS: Final[dict[str, Callable[[State, Random], Action]]] = {
     "place": setup.random_place,
     "move": movement.random_move,
 }
 """Phases whose uniformly random action is drawn without listing them all (`random_action`)."""
 
 # What each phase is about, for the refusal of an action asked at the wrong moment.
-STEP_RULE = {
+STEP_RULE: Final = {
     "terrain": ("B-2", "the island is being laid"),
     "place": ("B-5", "people are being placed"),
     "boat": ("B-6", "boats are being placed"),
@@ -135,7 +135,7 @@ TABLE = "table"
 """The acting party for a table decision (the island laid, a die, a tile's back) told by no
 seat in particular; see `Game.apply`."""
 
-VERBS = {
+VERBS: Final = {
     "terrain": {"terrain"},
     "place": {"place"},
     "boat": {"boat"},
@@ -154,10 +154,10 @@ VERBS = {
     "reveal": {"reveal"},
 }
 
-DONE: Action = ("done",)
-ENDS_BY_DONE = frozenset(phase for phase, verbs in VERBS.items() if "done" in verbs)
+DONE: Final[Action] = ("done",)
+ENDS_BY_DONE: Final = frozenset(phase for phase, verbs in VERBS.items() if "done" in verbs)
 """The phases where "done" may be the one thing left to do (`Game._settle` passes it)."""
-_PLAIN = (str, int, type(None))
+_PLAIN: Final = (str, int, type(None))
 MODES = ("digital", "physical")
 
 

@@ -7,6 +7,8 @@ has such a back unaccounted for.
 
 from __future__ import annotations
 
+from typing import Final
+
 from . import board, movement, pieces, squid
 from .data import TURN_TILES
 from .errors import IllegalAction
@@ -14,7 +16,7 @@ from .events import Event
 from .sinking import kept_backs, left
 from .state import OFF, SEA, Action, State, person_name
 
-CREATURE_OF = {"move-serpent": "serpent", "move-shark": "shark", "move-whale": "whale"}
+CREATURE_OF: Final = {"move-serpent": "serpent", "move-shark": "shark", "move-whale": "whale"}
 
 
 def find(s: State, seat: int, back: str) -> int | None:
@@ -146,7 +148,7 @@ def legal_play(s: State) -> list[Action]:
     return out
 
 
-PLAYED_IN_ORDER = tuple(sorted(TURN_TILES))
+PLAYED_IN_ORDER: Final = tuple(sorted(TURN_TILES))
 """The red tiles played at the start of a turn, in the order `legal_play` offers them."""
 
 

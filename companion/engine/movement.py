@@ -7,15 +7,16 @@ it up to three sea spaces in a turn instead of swimming one (E-3).
 from __future__ import annotations
 
 from random import Random
+from typing import Final
 
 from . import board, chance, pieces
 from .errors import IllegalAction
 from .events import Event
 from .state import BOAT, LAND, OFF, SEA, Action, State, person_name
 
-BOAT_CAPACITY = 3  # B-13
+BOAT_CAPACITY: Final = 3  # B-13
 RIDE_1986 = 3  # E-3: a dolphin carries a swimmer up to three spaces a turn
-DONE: Action = ("done",)
+DONE: Final[Action] = ("done",)
 
 
 def person_moves(s: State, p: int, out: list[Action]) -> None:
@@ -70,8 +71,8 @@ def boat_moves(s: State, b: int, out: list[Action]) -> None:
             out.append(("sail", b, n))
 
 
-MOST_MOVES = {LAND: 12, BOAT: 8, SEA: 20}
-MOST_SAILS = 6
+MOST_MOVES: Final = {LAND: 12, BOAT: 8, SEA: 20}
+MOST_SAILS: Final = 6
 """The most one-point moves a piece can have: a person on land, onto or (boarding) beside each
 of its six neighbours; in a boat, over the side, into six boats beside it or onto a safe
 island; a swimmer, six swims, six rides with its dolphin (D-8) or on one (E-3), a boat or an

@@ -8,7 +8,7 @@ Equal!); the 1986 ruleset's end and count of heads (E-6).
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Final
 
 from . import board, pieces
 from .errors import IllegalAction
@@ -16,8 +16,9 @@ from .events import Event
 from .setup import values_left
 from .state import BOAT, LAND, LOST, NOBODY, SAVED, SEA, UNPLACED, Action, State, person_name
 
-NO_ONE_BEHIND, GONE = "leave-no-one-behind", "atlantis-is-gone"
-NOT_PLAYING = frozenset({"terrain", "place", "boat", "over", "reveal"})
+NO_ONE_BEHIND: Final = "leave-no-one-behind"
+GONE: Final = "atlantis-is-gone"
+NOT_PLAYING: Final = frozenset({"terrain", "place", "boat", "over", "reveal"})
 
 
 def end(s: State, ev: list[Event], rule: str = "B-30") -> None:

@@ -10,6 +10,7 @@ until it is played, stays out of every other view.
 from __future__ import annotations
 
 from collections import Counter
+from typing import Final
 
 from . import board, overpopulated, pieces, rings
 from .data import BACKS_1986, DECK, NOTHING, PIECES, RED, TERRAINS, VOLCANO_TERRAIN_1986
@@ -88,8 +89,8 @@ def kept_backs(s: State) -> frozenset[str]:
     return RED_BUT_DOLPHIN if "dive-dice" in s.rules.modules else RED
 
 
-NONE_KEPT: frozenset[str] = frozenset()
-RED_BUT_DOLPHIN = RED - {"dolphin"}
+NONE_KEPT: Final[frozenset[str]] = frozenset()
+RED_BUT_DOLPHIN: Final = RED - {"dolphin"}
 
 
 def weights_1986(s: State) -> list[tuple[str, int]]:
@@ -365,7 +366,7 @@ def _nothing(s: State, h: int, ev: list[Event]) -> None:
     """E-4: a 1986 tile whose back shows nothing: the space is simply sea."""
 
 
-RESOLVE = {
+RESOLVE: Final = {
     NOTHING: _nothing,
     "shark": _shark,
     "whale": _whale,

@@ -8,7 +8,7 @@ loaded, so they never go out of step with the pieces they index.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from . import board
 from .data import BOATS_PER_PLAYER, PIECES, TERRAINS
@@ -19,18 +19,24 @@ from .rules import Rules
 Action = tuple[Any, ...]
 """An action: a verb and its arguments, e.g. ``("move", 7, 58)``. See `actions` for the forms."""
 
-CHANCE = -1
+CHANCE: Final = -1
 """`State.actor` when the next decision is the table's (a die, a tile back), not a player's."""
-NOBODY = -2
+NOBODY: Final = -2
 """`State.actor` when the game is over."""
 
 # Where a person is (State.p_kind); p_at then holds the hex, the boat or the safe island.
-UNPLACED, LAND, BOAT, SEA, SAVED, LOST = range(6)
+# Final: compiled by mypyc, each is a constant in the code, not a look-up per use.
+UNPLACED: Final = 0
+LAND: Final = 1
+BOAT: Final = 2
+SEA: Final = 3
+SAVED: Final = 4
+LOST: Final = 5
 PLACE_NAMES = ("unplaced", "land", "boat", "sea", "saved", "lost")
 
 CREATURE_KINDS = ("serpent", "shark", "whale", "dolphin", "squid")
 """Every creature piece of the box and its kits, in this order (a creature's number is its place)."""
-OFF = -1
+OFF: Final = -1
 """Position of a boat in the supply, or of a creature not on the board."""
 
 SEAT_LETTERS = "ABCDEF"
