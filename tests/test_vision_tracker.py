@@ -288,3 +288,30 @@ def test_a_piece_on_the_sunk_position_with_sea_around_it_is_sunk_not_a_question(
     assert seen.hidden and 0.2 < seen.sea_share < 0.5
     verdicts = [v for v in (tracker.observe(f) for f in frames) if v is not None]
     assert [(v.kind, v.tile) for v in verdicts] == [("sunk", gone)]
+
+
+def test_swimmers_covering_the_sunk_position_but_a_rim_of_sea_are_sunk_when_the_rest_show() -> None:
+    """B-21: swimmers or a creature cover the position a tile left all but a thin rim of sea
+    (under a fifth of the samples, too little for `BACK_SEA`), and every other candidate
+    plainly shows its tile: the covered one left, said without asking. The same cover over a
+    tile that stays (no sea around it) is still asked about."""
+    tiles, _, _ = table()
+    gone = synth.legal_sinks(tiles)[0]
+    outline = geometry.outline(*geometry.centre(gone), 0.56)
+    tracker = tracker_at_rest(tiles)
+    frames = scene_frames(after_sinking(tiles, gone), seed=11, over=gone)
+    registration = recogniser().register(frames[-1])
+    swimmers = np.round(registration.to_image(outline)).astype(np.int32)
+    for f in frames:
+        cv2.fillConvexPoly(f, swimmers, (40, 70, 110))
+    seen = recogniser().observe(frames[-1]).positions[gone]
+    assert seen.hidden and 0.05 < seen.sea_share < 0.2
+    verdicts = [v for v in (tracker.observe(f) for f in frames) if v is not None]
+    assert [(v.kind, v.tile) for v in verdicts] == [("sunk", gone)]
+
+    tracker = tracker_at_rest(tiles)
+    frames = scene_frames(tiles, seed=11, over=gone)
+    for f in frames:
+        cv2.fillConvexPoly(f, swimmers, (40, 70, 110))
+    verdicts = [v for v in (tracker.observe(f) for f in frames) if v is not None]
+    assert [(v.kind, v.tile) for v in verdicts] == [("question", gone)]

@@ -62,6 +62,15 @@ piece standing in the sea (`BACK_SEA` the least): with more sea than this in vie
 reads as sea by itself, so a hex hidden for all that is hidden for something else (glare
 washing a tile out, an arm), and its sea says nothing."""
 
+RIM_SEA = 0.05
+"""Least share of a hex's samples that must look like sea, on every frame at rest and out of
+glare, for a candidate covered by pieces to be the tile that left when it is the only
+candidate not plainly showing its tile: swimmers or a creature filling most of a sunk position
+leave a rim of sea in view (a tenth to a fifth of the samples on the renderer's games), while a
+tile under people mostly shows none (dev seed 11 at 640×480: of 15 rests with a candidate tile
+hidden out of glare, 11 showed no sea on some frame, 3 at most 0.03, one 0.19). Alone it is no
+proof, hence only with every other candidate plainly there."""
+
 GLARE = 0.1
 """A hex whose sea shows white light this strong (`HexVerdict.glare`: a tenth of the light
 the sea reflects there) lies in a lamp's reflection. The white taken off there is measured on
@@ -170,6 +179,9 @@ class Tracker:
         self._sea_share = np.zeros(len(_HEXES))
         self._piece_sea = np.zeros(len(_HEXES))
         """Frames at rest in which each hex showed sea around a piece (`PIECE_SEA`)."""
+        self._rim_sea = np.zeros(len(_HEXES))
+        """Frames at rest in which each hex showed at least a rim of sea out of glare
+        (`RIM_SEA`)."""
         self._said: set[tuple[Any, ...]] = set()
         self._land_seen: frozenset[int] = frozenset()
         """Positions clearly showing their tile when the board last agreed with the game."""
@@ -206,6 +218,7 @@ class Tracker:
         self._run = 0
         self._sea_share[:] = 0.0
         self._piece_sea[:] = 0.0
+        self._rim_sea[:] = 0.0
         self._evidence[:] = 0.0
         self._weight[:] = 0.0
 
@@ -234,6 +247,11 @@ class Tracker:
         self._evidence += reading.seen * odds
         self._sea_share += reading.sea_share
         self._piece_sea += (reading.sea_share > BACK_SEA) & (reading.sea_share <= PIECE_SEA)
+        self._rim_sea += (
+            (reading.sea_share > RIM_SEA)
+            & (reading.sea_share <= PIECE_SEA)
+            & (reading.glare < GLARE)
+        )
         self._weight += reading.seen
         self._run += 1
         if self._run < self.stable_frames:
@@ -264,6 +282,14 @@ class Tracker:
         # it says "sunk", never "the board differs".
         for h in self.candidates:
             if seen[_ROW[h]] < SEEN and self._piece_sea[_ROW[h]] >= frames:
+                score[h] = (SURE + PLAIN) / 2
+        # Swimmers or a creature may cover a sunk position all but a rim of sea. When every
+        # other candidate plainly shows its tile, the one candidate covered is the tile that
+        # left if that rim shows on every frame at rest: a tile under people shows no sea.
+        covered = [h for h in self.candidates if score[h] > -PLAIN]
+        if len(covered) == 1 < len(self.candidates):
+            h = covered[0]
+            if seen[_ROW[h]] < SEEN and self._rim_sea[_ROW[h]] >= frames:
                 score[h] = (SURE + PLAIN) / 2
         gone_elsewhere = [h for h in self.land - self.candidates if score[h] > PLAIN]
         self._overruled -= {h for h in self._overruled if score[h] > SURE}
