@@ -19,7 +19,7 @@ from companion.vision import geometry, synth
 from companion.vision.calibrate import dumps
 from companion.vision.markers import load as load_markers
 from companion.vision.recognise import Recogniser
-from companion.vision.tracker import Tracker, Verdict
+from companion.vision.tracker import GLARE, Tracker, Verdict
 
 SIZE = (640, 480)
 SEED = 5
@@ -315,3 +315,42 @@ def test_swimmers_covering_the_sunk_position_but_a_rim_of_sea_are_sunk_when_the_
         cv2.fillConvexPoly(f, swimmers, (40, 70, 110))
     verdicts = [v for v in (tracker.observe(f) for f in frames) if v is not None]
     assert [(v.kind, v.tile) for v in verdicts] == [("question", gone)]
+
+
+def test_a_tile_plainly_gone_is_sunk_though_a_tile_in_a_lamps_reflection_reads_as_sea() -> None:
+    """B-21: one candidate's sea shows plainly, out of any glare; another, in a lamp's
+    reflection, reads as sea (a washed-out tile, painted here as the sea beside it), which the
+    tracker only ever believes as "clear" there. The plain one left, said without asking; a
+    washed-out tile made this a question."""
+    rng = np.random.default_rng(3)
+    tiles = synth.random_layout(rng)
+    colours = synth.board_colours(rng)
+    view = synth.scene(rng, tiles, [], SIZE, "glare", None, colours)
+    setup = synth.photo(rng, view, synth.lighting(rng, SIZE, "nominal", {})).image
+    light = synth.lighting(rng, SIZE, "glare", {})
+    dim = synth.Controls(-1.0)  # the exposure lowered for the reflection, as the watcher sets it
+    glared = Recogniser()
+    glared.calibration = glared.calibrate(setup, tiles)
+    at_rest = [synth.photo(rng, view, light, still=True, controls=dim).image for _ in range(4)]
+    candidates = synth.legal_sinks(tiles)
+    glare = {h: glared.observe(at_rest[0]).positions[h].glare for h in candidates}
+    washed, gone = max(candidates, key=glare.get), min(candidates, key=glare.get)
+    assert glare[washed] >= GLARE > glare[gone]
+    now = after_sinking(tiles, gone)
+    view = synth.scene(rng, now, [], SIZE, "glare", None, colours, view.camera)
+    frames = [synth.photo(rng, view, light, still=True, controls=dim).image for _ in range(4)]
+    registration = glared.register(frames[-1])
+    beside = min(
+        geometry.PERMANENT_SEA,
+        key=lambda s: float(np.hypot(*np.subtract(geometry.centre(s), geometry.centre(washed)))),
+    )
+    x, y = registration.to_image(np.array([geometry.centre(beside)]))[0]
+    tile = np.round(registration.to_image(geometry.outline(*geometry.centre(washed), 1.1)))
+    for f in frames:
+        cv2.fillConvexPoly(f, tile.astype(np.int32), f[int(y), int(x)].astype(int).tolist())
+    assert glared.observe(frames[0]).positions[washed].probabilities["sea"] > 0.9
+    tracker = Tracker(glared, stable_frames=3)
+    tracker.expect(land(tiles), candidates)
+    assert [tracker.observe(f) for f in at_rest] == [None] * 4
+    verdicts = [v for v in (tracker.observe(f) for f in frames) if v is not None]
+    assert [(v.kind, v.tile) for v in verdicts] == [("sunk", gone)]

@@ -182,6 +182,8 @@ class Tracker:
         self._rim_sea = np.zeros(len(_HEXES))
         """Frames at rest in which each hex showed at least a rim of sea out of glare
         (`RIM_SEA`)."""
+        self._glared = np.zeros(len(_HEXES))
+        """Frames at rest in which each hex lay in a lamp's reflection (`GLARE`)."""
         self._said: set[tuple[Any, ...]] = set()
         self._land_seen: frozenset[int] = frozenset()
         """Positions clearly showing their tile when the board last agreed with the game."""
@@ -219,6 +221,7 @@ class Tracker:
         self._sea_share[:] = 0.0
         self._piece_sea[:] = 0.0
         self._rim_sea[:] = 0.0
+        self._glared[:] = 0.0
         self._evidence[:] = 0.0
         self._weight[:] = 0.0
 
@@ -253,6 +256,7 @@ class Tracker:
             & (reading.glare < GLARE)
         )
         self._weight += reading.seen
+        self._glared += reading.glare >= GLARE
         self._run += 1
         if self._run < self.stable_frames:
             return None
@@ -344,6 +348,10 @@ class Tracker:
         self._moved = False  # this motion is accounted for, whatever people answer
         best = suspects[0]
         others = suspects[1:]
+        if score[best] > PLAIN:
+            # Plain sea is never read in glare (`GLARE_SEA`); a rival read as sea only in a
+            # lamp's reflection is what the cap is for, a tile washed out, not a doubt.
+            others = [h for h in others if self._glared[_ROW[h]] < frames]
         runner = score[ranked[1]] if len(ranked) > 1 else -CLIP
         # A tile that reads as gone away from where the hand was is doubtful when the hand was
         # over another candidate: that one may have left unseen (under people, in glare).
