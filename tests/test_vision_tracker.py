@@ -354,3 +354,28 @@ def test_a_tile_plainly_gone_is_sunk_though_a_tile_in_a_lamps_reflection_reads_a
     assert [tracker.observe(f) for f in at_rest] == [None] * 4
     verdicts = [v for v in (tracker.observe(f) for f in frames) if v is not None]
     assert [(v.kind, v.tile) for v in verdicts] == [("sunk", gone)]
+
+
+def test_a_tile_plainly_gone_is_sunk_though_people_on_another_stand_in_a_rim_of_sea() -> None:
+    """B-21: one candidate's sea shows plainly; another is hidden under people with sea
+    showing around them (painted here), which only suggests its tile left, never shows it. The
+    plain one left, said without asking; the guess made this a question."""
+    tiles, _, _ = table()
+    tracker = tracker_at_rest(tiles)
+    gone, covered = far_apart(sorted(tracker._land_seen & set(synth.legal_sinks(tiles))))
+    frames = scene_frames(after_sinking(tiles, gone), seed=11, over=gone)
+    registration = recogniser().register(frames[-1])
+    beside = min(
+        geometry.PERMANENT_SEA,
+        key=lambda s: float(np.hypot(*np.subtract(geometry.centre(s), geometry.centre(covered)))),
+    )
+    x, y = registration.to_image(np.array([geometry.centre(beside)]))[0]
+    for radius, colour in ((0.75, None), (0.5, (40, 70, 110))):
+        outline = registration.to_image(geometry.outline(*geometry.centre(covered), radius))
+        for f in frames:
+            sea = f[int(y), int(x)].astype(int).tolist()
+            cv2.fillConvexPoly(f, np.round(outline).astype(np.int32), colour or sea)
+    seen = recogniser().observe(frames[-1]).positions[covered]
+    assert seen.hidden and 0.2 < seen.sea_share < 0.5
+    verdicts = [v for v in (tracker.observe(f) for f in frames) if v is not None]
+    assert [(v.kind, v.tile) for v in verdicts] == [("sunk", gone)]

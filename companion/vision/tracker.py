@@ -349,9 +349,11 @@ class Tracker:
         best = suspects[0]
         others = suspects[1:]
         if score[best] > PLAIN:
-            # Plain sea is never read in glare (`GLARE_SEA`); a rival read as sea only in a
-            # lamp's reflection is what the cap is for, a tile washed out, not a doubt.
-            others = [h for h in others if self._glared[_ROW[h]] < frames]
+            # Plain sea is never read in glare (`GLARE_SEA`) nor inferred from the sea around
+            # a piece (hidden, `PIECE_SEA`): a rival read as sea only in a lamp's reflection
+            # (a tile washed out, what the cap is for) or only guessed from the sea showing
+            # beside people standing on a tile is no doubt against sea seen plainly.
+            others = [h for h in others if self._glared[_ROW[h]] < frames and seen[_ROW[h]] >= SEEN]
         runner = score[ranked[1]] if len(ranked) > 1 else -CLIP
         # A tile that reads as gone away from where the hand was is doubtful when the hand was
         # over another candidate: that one may have left unseen (under people, in glare).
