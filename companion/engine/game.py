@@ -32,7 +32,7 @@ from . import (
 from .errors import IllegalAction, MalformedAction, RulesError
 from .events import REFEREE, Event, View
 from .rules import Rules
-from .state import CHANCE, NOBODY, Action, State, person_name
+from .state import CHANCE, DONE, NOBODY, Action, State, person_name
 
 Legal = Callable[[State], list[Action]]
 Apply = Callable[[State, Action, list[Event]], None]
@@ -154,7 +154,6 @@ VERBS: Final = {
     "reveal": {"reveal"},
 }
 
-DONE: Final[Action] = ("done",)
 ENDS_BY_DONE: Final = frozenset(phase for phase, verbs in VERBS.items() if "done" in verbs)
 """The phases where "done" may be the one thing left to do (`Game._settle` passes it)."""
 _PLAIN: Final = (str, int, type(None))

@@ -12,11 +12,10 @@ from typing import Final
 from . import board, chance, pieces
 from .errors import IllegalAction
 from .events import Event
-from .state import BOAT, LAND, OFF, SEA, Action, State, person_name
+from .state import BOAT, DONE, LAND, OFF, SEA, Action, State, person_name
 
 BOAT_CAPACITY: Final = 3  # B-13
 RIDE_1986 = 3  # E-3: a dolphin carries a swimmer up to three spaces a turn
-DONE: Final[Action] = ("done",)
 
 
 def person_moves(s: State, p: int, out: list[Action]) -> None:

@@ -18,6 +18,8 @@ from .rules import Rules
 
 Action = tuple[Any, ...]
 """An action: a verb and its arguments, e.g. ``("move", 7, 58)``. See `actions` for the forms."""
+DONE: Final[Action] = ("done",)
+"""The action that ends a step of one's own (a turn's moves, a red tile's plays, ...)."""
 
 CHANCE: Final = -1
 """`State.actor` when the next decision is the table's (a die, a tile back), not a player's."""
