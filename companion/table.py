@@ -195,7 +195,8 @@ class Table:
                 self._look_at_storage()
             try:
                 item = self._queue.get(timeout=1.0)
-            except queue.Empty:
+            except queue.Empty:  # a quiet second: what commands should not wait for
+                self._store.checkpoint()
                 continue
             if item is None:
                 return
@@ -781,6 +782,7 @@ class Table:
                 command.request_id or None,
             )  # fmt: skip
         self.current = game_id
+        self._store.checkpoint()  # the last game's log, now that players set up the next
         for ended in [g for g, held in self._loaded.items() if held.record.ended_at is not None]:
             self._forget(ended)  # memory holds the games in play; an ended one is read again
         loaded = Loaded.load(self._store.game(game_id), [])

@@ -551,3 +551,52 @@ def test_an_ended_game_leaves_memory_when_the_next_starts_and_is_read_again_as_i
         assert again["seq"] >= ended["seq"]
     finally:
         close(table)
+
+
+def play_moves(table: Table, game: int, rng: random.Random, moves: int) -> None:
+    """`moves` random legal commands (draws when the game waits for chance)."""
+    engine_game = mirror(table, game)
+    for _ in range(moves):
+        if engine_game.is_chance():
+            assert intent(table, game, "draw").accepted
+        else:
+            act(table, game, rng.choice(engine_game.legal_actions()), seat=engine_game.actor)
+        engine_game = mirror(table, game)
+
+
+def wal_size(table: Table) -> int:
+    return Path(str(table._store.path) + "-wal").stat().st_size
+
+
+def test_a_quiet_second_checkpoints_the_log_so_commands_write_it_from_its_start(
+    tmp_path: Path,
+) -> None:
+    """SQLite's own checkpoint fsyncs the whole database inside some command; the Table does it
+    when nothing waits. Then the next commands write the log over from its start: it does not
+    grow."""
+    table = started_table(tmp_path / "games.db")
+    try:
+        game = new_game(table, seed=7)
+        rng = random.Random(7)
+        play_moves(table, game, rng, 40)
+        grown = wal_size(table)
+        time.sleep(1.5)  # the Table's queue waits a second before it calls itself quiet
+        play_moves(table, game, rng, 40)
+        assert wal_size(table) < grown * 1.3  # without the checkpoint it doubles
+    finally:
+        close(table)
+
+
+def test_a_new_game_checkpoints_the_log_of_the_last(tmp_path: Path) -> None:
+    """Also at a table that never pauses for a second, starting a game checkpoints the log."""
+    table = started_table(tmp_path / "games.db")
+    try:
+        game = new_game(table, seed=8)
+        rng = random.Random(8)
+        play_moves(table, game, rng, 40)
+        grown = wal_size(table)
+        game = new_game(table, seed=9)
+        play_moves(table, game, rng, 40)
+        assert wal_size(table) < grown * 1.3
+    finally:
+        close(table)
