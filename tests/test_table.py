@@ -568,35 +568,24 @@ def wal_size(table: Table) -> int:
     return Path(str(table._store.path) + "-wal").stat().st_size
 
 
-def test_a_quiet_second_checkpoints_the_log_so_commands_write_it_from_its_start(
-    tmp_path: Path,
+@pytest.mark.parametrize("pause", ["a quiet second", "a new game"])
+def test_the_table_checkpoints_the_log_when_quiet_or_a_game_starts(
+    tmp_path: Path, pause: str
 ) -> None:
     """SQLite's own checkpoint fsyncs the whole database inside some command; the Table does it
-    when nothing waits. Then the next commands write the log over from its start: it does not
-    grow."""
+    when nothing waits (a quiet second) and when a game starts (also at a table that never
+    pauses). Then the next commands write the log over from its start: it does not grow."""
     table = started_table(tmp_path / "games.db")
     try:
         game = new_game(table, seed=7)
         rng = random.Random(7)
         play_moves(table, game, rng, 40)
         grown = wal_size(table)
-        time.sleep(1.5)  # the Table's queue waits a second before it calls itself quiet
+        if pause == "a new game":
+            game = new_game(table, seed=8)
+        else:
+            time.sleep(1.5)  # the Table's queue waits a second before it calls itself quiet
         play_moves(table, game, rng, 40)
         assert wal_size(table) < grown * 1.3  # without the checkpoint it doubles
-    finally:
-        close(table)
-
-
-def test_a_new_game_checkpoints_the_log_of_the_last(tmp_path: Path) -> None:
-    """Also at a table that never pauses for a second, starting a game checkpoints the log."""
-    table = started_table(tmp_path / "games.db")
-    try:
-        game = new_game(table, seed=8)
-        rng = random.Random(8)
-        play_moves(table, game, rng, 40)
-        grown = wal_size(table)
-        game = new_game(table, seed=9)
-        play_moves(table, game, rng, 40)
-        assert wal_size(table) < grown * 1.3
     finally:
         close(table)
