@@ -3,6 +3,7 @@ hand holding it back, out of sync and back, questions; and the doctor's calibrat
 
 from __future__ import annotations
 
+import dataclasses
 from functools import cache
 from pathlib import Path
 
@@ -18,7 +19,7 @@ from companion.engine import board
 from companion.vision import geometry, synth
 from companion.vision.calibrate import dumps
 from companion.vision.markers import load as load_markers
-from companion.vision.recognise import Recogniser
+from companion.vision.recognise import Observation, Recogniser
 from companion.vision.tracker import GLARE, Tracker, Verdict
 
 SIZE = (640, 480)
@@ -377,5 +378,45 @@ def test_a_tile_plainly_gone_is_sunk_though_people_on_another_stand_in_a_rim_of_
             cv2.fillConvexPoly(f, np.round(outline).astype(np.int32), colour or sea)
     seen = recogniser().observe(frames[-1]).positions[covered]
     assert seen.hidden and 0.2 < seen.sea_share < 0.5
+    verdicts = [v for v in (tracker.observe(f) for f in frames) if v is not None]
+    assert [(v.kind, v.tile) for v in verdicts] == [("sunk", gone)]
+
+
+class Replayed(Recogniser):
+    """Gives back observations made beforehand, one a frame, whatever the frame."""
+
+    def __init__(self, observations: list[Observation]) -> None:
+        super().__init__(calibration=recogniser().calibration)
+        self._observations = iter(observations)
+
+    def observe(self, frame: np.ndarray, *args: object, **kwargs: object) -> Observation:
+        return next(self._observations)
+
+
+def test_a_piece_on_the_sunk_position_whose_sea_one_frame_reads_plainly_is_sunk() -> None:
+    """B-21: a creature stands where the tile left. On two frames at rest it hides the hex but
+    for sea around it; on one the camera reads the hex as sea by itself (a smaller part of the
+    piece in view: its verdict from such a photo is put in that frame's observation). Every
+    frame shows the sea, so the tile left, said without asking; counting only the frames with
+    a rim made the plain sea a reason to doubt."""
+    tiles, _, _ = table()
+    gone = synth.legal_sinks(tiles)[0]
+    now = after_sinking(tiles, gone)
+    frames = scene_frames(now, seed=11, over=gone)
+    registration = recogniser().register(frames[-1])
+    observations = []
+    for radius in (0.5, 0.3):  # the creature's part in view: most of the hex, or a quarter
+        outline = np.round(registration.to_image(geometry.outline(*geometry.centre(gone), radius)))
+        painted = [f.copy() for f in frames]
+        for f in painted:
+            cv2.fillConvexPoly(f, outline.astype(np.int32), (40, 70, 110))
+        observations.append([recogniser().observe(f) for f in painted])
+    covered, small = observations
+    plain = small[2].hexes[gone]
+    assert not plain.hidden and plain.label == "sea" and 0.5 < plain.sea_share < 0.9
+    assert all(o.hexes[gone].hidden and 0.2 < o.hexes[gone].sea_share <= 0.5 for o in covered[3:])
+    covered[2] = dataclasses.replace(covered[2], hexes={**covered[2].hexes, gone: plain})
+    tracker = tracker_at_rest(tiles)
+    tracker.recogniser = Replayed(covered)
     verdicts = [v for v in (tracker.observe(f) for f in frames) if v is not None]
     assert [(v.kind, v.tile) for v in verdicts] == [("sunk", gone)]

@@ -249,8 +249,13 @@ class Tracker:
         odds = np.where(reading.glare >= GLARE, np.minimum(odds, GLARE_SEA), odds)
         self._evidence += reading.seen * odds
         self._sea_share += reading.sea_share
-        self._piece_sea += (reading.sea_share > BACK_SEA) & (reading.sea_share <= PIECE_SEA)
-        self._rim_sea += (
+        # A frame in which the hex reads as sea by itself, out of glare, shows more sea than
+        # a piece's rim: when a piece hides it on the other frames it counts with them.
+        plain = (reading.seen > 0) & (reading.sea > 0.5) & (reading.glare < GLARE)
+        self._piece_sea += plain | (
+            (reading.sea_share > BACK_SEA) & (reading.sea_share <= PIECE_SEA)
+        )
+        self._rim_sea += plain | (
             (reading.sea_share > RIM_SEA)
             & (reading.sea_share <= PIECE_SEA)
             & (reading.glare < GLARE)
