@@ -382,6 +382,39 @@ def test_a_tile_plainly_gone_is_sunk_though_people_on_another_stand_in_a_rim_of_
     assert [(v.kind, v.tile) for v in verdicts] == [("sunk", gone)]
 
 
+def test_swimmers_on_the_sunk_position_where_the_hand_was_are_sunk_though_another_is_covered() -> (
+    None
+):
+    """B-21: swimmers cover the position a tile left all but a rim of sea, and a sleeve lies
+    over another candidate, so two candidates cannot be read. The hand withdrew from the one
+    with the rim and from no other candidate: that one left, said without asking. With the
+    hand over the sleeve instead, it is still a question, never that guess."""
+    tiles, _, _ = table()
+    gone, other = far_apart(sorted(set(synth.legal_sinks(tiles))))
+    now = after_sinking(tiles, gone)
+    frames = scene_frames(now, seed=12, over=gone)
+    registration = recogniser().register(frames[-1])
+    swimmers = registration.to_image(geometry.outline(*geometry.centre(gone), 0.56))
+    for f in frames[2:]:  # under the hand while it lifted the tile
+        cv2.fillConvexPoly(f, np.round(swimmers).astype(np.int32), (40, 70, 110))
+    paint(frames, other, (130, 40, 90))
+    reading = recogniser().observe(frames[-1]).positions
+    assert reading[gone].hidden and 0.05 < reading[gone].sea_share < 0.2
+    assert reading[other].hidden and reading[other].sea_share == 0.0
+    tracker = tracker_at_rest(tiles)
+    verdicts = [v for v in (tracker.observe(f) for f in frames) if v is not None]
+    assert [(v.kind, v.tile) for v in verdicts] == [("sunk", gone)]
+
+    frames = scene_frames(now, seed=12, over=other)
+    for f in frames:
+        cv2.fillConvexPoly(f, np.round(swimmers).astype(np.int32), (40, 70, 110))
+    paint(frames[2:], other, (130, 40, 90))  # where the hand withdrew from
+    tracker = tracker_at_rest(tiles)
+    verdicts = [v for v in (tracker.observe(f) for f in frames) if v is not None]
+    assert other in tracker._touched and gone not in tracker._touched
+    assert [v.kind for v in verdicts] == ["question"]
+
+
 class Replayed(Recogniser):
     """Gives back observations made beforehand, one a frame, whatever the frame."""
 

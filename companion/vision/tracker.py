@@ -65,11 +65,12 @@ washing a tile out, an arm), and its sea says nothing."""
 RIM_SEA = 0.05
 """Least share of a hex's samples that must look like sea, on every frame at rest and out of
 glare, for a candidate covered by pieces to be the tile that left when it is the only
-candidate not plainly showing its tile: swimmers or a creature filling most of a sunk position
+candidate not plainly showing its tile, or the only one of those the hand withdrew from while
+none of them reads as gone: swimmers or a creature filling most of a sunk position
 leave a rim of sea in view (a tenth to a fifth of the samples on the renderer's games), while a
 tile under people mostly shows none (dev seed 11 at 640×480: of 15 rests with a candidate tile
 hidden out of glare, 11 showed no sea on some frame, 3 at most 0.03, one 0.19). Alone it is no
-proof, hence only with every other candidate plainly there."""
+proof, hence only with every other candidate plainly there or the hand's path."""
 
 GLARE = 0.1
 """A hex whose sea shows white light this strong (`HexVerdict.glare`: a tenth of the light
@@ -296,8 +297,16 @@ class Tracker:
         # other candidate plainly shows its tile, the one candidate covered is the tile that
         # left if that rim shows on every frame at rest: a tile under people shows no sea.
         covered = [h for h in self.candidates if score[h] > -PLAIN]
+        handled = [h for h in covered if h in self._touched] if self._moved else []
         if len(covered) == 1 < len(self.candidates):
-            h = covered[0]
+            rimmed = covered
+        elif len(handled) == 1 and all(score[k] <= LOW for k in covered):
+            # Or the one of them the hand withdrew from: a tile leaves in a hand, and none of
+            # the others reads as gone.
+            rimmed = handled
+        else:
+            rimmed = []
+        for h in rimmed:
             if seen[_ROW[h]] < SEEN and self._rim_sea[_ROW[h]] >= frames:
                 score[h] = (SURE + PLAIN) / 2
         gone_elsewhere = [h for h in self.land - self.candidates if score[h] > PLAIN]
