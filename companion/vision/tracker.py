@@ -72,6 +72,14 @@ tile under people mostly shows none (dev seed 11 at 640×480: of 15 rests with a
 hidden out of glare, 11 showed no sea on some frame, 3 at most 0.03, one 0.19). Alone it is no
 proof, hence only with every other candidate plainly there or the hand's path."""
 
+LAND_LIKE = 1 - PIECE_SEA
+"""Share of a hex's samples beyond which one land terrain explaining them leaves no room for a
+piece: a boat, a creature or swimmers on a sunk position cover about half the sampled disc or
+more (`BACK_SEA`). Such a hex, hidden for all that, shows a tile read as another terrain (a hard
+shadow, a lamp's light: a tile never changes its terrain), and the sea some of its samples
+seem to show says nothing (dev seed 32 at 640×480: a beach in a shadow read as another
+terrain over 0.72-0.78 of its samples and as sea over 0.12-0.47, and was named sunk)."""
+
 GLARE = 0.1
 """A hex whose sea shows white light this strong (`HexVerdict.glare`: a tenth of the light
 the sea reflects there) lies in a lamp's reflection. The white taken off there is measured on
@@ -136,6 +144,8 @@ class _Reading:
     """Share of each hex's samples that look like sea."""
     glare: np.ndarray
     """White light the sea around each hex shows, relative to its light (`GLARE`)."""
+    land_like: np.ndarray
+    """Read as one land terrain over most of its samples (`LAND_LIKE`), hidden or not."""
 
     @classmethod
     def of(cls, observation: Observation) -> _Reading:
@@ -148,6 +158,7 @@ class _Reading:
             observation.median,
             np.array([v.sea_share for v in verdicts]),
             np.array([v.glare for v in verdicts]),
+            np.array([v.probabilities["sea"] < 0.5 and v.agreement > LAND_LIKE for v in verdicts]),
         )
 
     def moved(self, other: _Reading) -> frozenset[int]:
@@ -253,11 +264,16 @@ class Tracker:
         # A frame in which the hex reads as sea by itself, out of glare, shows more sea than
         # a piece's rim: when a piece hides it on the other frames it counts with them.
         plain = (reading.seen > 0) & (reading.sea > 0.5) & (reading.glare < GLARE)
+        # Sea beside a piece, unless one land terrain explains most of the hex (`LAND_LIKE`);
+        # in a lamp's reflection a terrain reading says no more than a sea reading does (sea
+        # washed out there has read as mountain), so it rules nothing out.
+        piece = ~(reading.land_like & (reading.glare < GLARE))
         self._piece_sea += plain | (
-            (reading.sea_share > BACK_SEA) & (reading.sea_share <= PIECE_SEA)
+            piece & (reading.sea_share > BACK_SEA) & (reading.sea_share <= PIECE_SEA)
         )
         self._rim_sea += plain | (
-            (reading.sea_share > RIM_SEA)
+            piece
+            & (reading.sea_share > RIM_SEA)
             & (reading.sea_share <= PIECE_SEA)
             & (reading.glare < GLARE)
         )
