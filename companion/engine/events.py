@@ -7,7 +7,6 @@ it; everyone else gets the public part only.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 
 REFEREE = "referee"
@@ -17,17 +16,34 @@ View = int | str | None
 """A seat (0-based), ``None`` for a spectator, or `REFEREE`."""
 
 
-@dataclass(slots=True)
 class Event:
-    """One thing that happened. Not a frozen dataclass: its data is a dict anyway (an event was
-    never hashable), and a frozen one costs three times as much to build, for every event of
-    every game."""
+    """One thing that happened. A plain class rather than a dataclass: compiled by mypyc, a
+    dataclass's generated __init__ still ran as Python (a tenth of a compiled game's cost, for
+    events a playout never reads); its data is a dict, so an event was never hashable anyway."""
 
-    kind: str
-    data: dict[str, Any]
-    secret: dict[str, Any] = field(default_factory=dict)
-    seen_by: int | None = None
-    """The one seat that may see `secret` besides the referee (None: only the referee)."""
+    __slots__ = ("kind", "data", "secret", "seen_by")
+
+    def __init__(
+        self,
+        kind: str,
+        data: dict[str, Any],
+        secret: dict[str, Any] | None = None,
+        seen_by: int | None = None,
+    ) -> None:
+        self.kind = kind
+        self.data = data
+        self.secret: dict[str, Any] = {} if secret is None else secret
+        self.seen_by = seen_by
+        """The one seat that may see `secret` besides the referee (None: only the referee)."""
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Event) and self.to_json() == other.to_json()
+
+    def __repr__(self) -> str:
+        return (
+            f"Event(kind={self.kind!r}, data={self.data!r}, secret={self.secret!r}, "
+            f"seen_by={self.seen_by!r})"
+        )
 
     def project(self, view: View) -> dict[str, Any]:
         """This event as `view` may see it."""
