@@ -61,12 +61,16 @@ ACCESS: Final[dict[int, int]] = {
 """Access hex -> the safe island it touches."""
 
 
+NAMES: Final[tuple[str, ...]] = tuple(
+    SAFE_NAMES[SAFE_ISLANDS.index(i)] if IS_SAFE[i] else f"{CELLS[i][0]}.{CELLS[i][1]}"
+    for i in range(SIZE)
+)
+"""Every hex as people write it, written once: events name hexes at every step."""
+
+
 def name(i: int) -> str:
     """The hex as people write it: ``6.5``, or a safe island's corner."""
-    if IS_SAFE[i]:
-        return SAFE_NAMES[SAFE_ISLANDS.index(i)]
-    r, c = CELLS[i]
-    return f"{r}.{c}"
+    return NAMES[i]
 
 
 def parse(text: str) -> int:

@@ -439,7 +439,14 @@ def _copy(value: Any) -> Any:
 
 def person_name(p: int) -> str:
     """``A1`` is seat 1's first person, ``B10`` seat 2's tenth."""
+    if 0 <= p < len(_PERSON_NAMES):
+        return _PERSON_NAMES[p]  # written once: events name people at every step
     return f"{SEAT_LETTERS[p // 10]}{p % 10 + 1}"
+
+
+_PERSON_NAMES: Final = tuple(
+    f"{SEAT_LETTERS[p // 10]}{p % 10 + 1}" for p in range(10 * len(SEAT_LETTERS))
+)
 
 
 def creature_name(state_kinds: list[str], c: int) -> str:
