@@ -70,7 +70,8 @@ def boat_moves(s: State, b: int, out: list[Action]) -> None:
             out.append(("sail", b, n))
 
 
-MOST_MOVES: Final = {LAND: 12, BOAT: 8, SEA: 20}
+MOST_MOVES: Final = (0, 12, 8, 20)
+"""By place kind (`LAND`, `BOAT`, `SEA`; a tuple, not a dict: compiled, indexing it is cheap)."""
 MOST_SAILS: Final = 6
 """The most one-point moves a piece can have: a person on land, onto or (boarding) beside each
 of its six neighbours; in a boat, over the side, into six boats beside it or onto a safe
@@ -130,15 +131,18 @@ def random_move(s: State, rng: Random) -> Action:
     a slot drawn uniformly is that piece's move of that number or, past its last move, is drawn
     again. Every legal action has exactly one slot, so each is equally likely."""
     people, boats = movers(s)
-    most = [MOST_MOVES[s.p_kind[p]] for p in people]
+    kinds = s.p_kind
+    most = [MOST_MOVES[kinds[p]] for p in people]
     sails = len(boats) * MOST_SAILS
     slots = sum(most) + sails + 1
     while True:
         k = chance.index(rng, slots)
         out: list[Action] = []
-        for p, bound in zip(people, most, strict=True):
+        # by index, not zip(): compiled, a zip is a generic Python call and iterator per try
+        for i in range(len(people)):
+            bound = most[i]
             if k < bound:
-                person_moves(s, p, out)
+                person_moves(s, people[i], out)
                 break
             k -= bound
         else:  # past every person's slots: a boat's, or the last one, "done"
