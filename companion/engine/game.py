@@ -60,8 +60,10 @@ PHASES: Final[dict[str, tuple[Legal, Apply, Explain]]] = {
 SAMPLERS: Final[dict[str, Callable[[State, Random], Action]]] = {
     "place": setup.random_place,
     "move": movement.random_move,
+    "effect": hand.random_effect,
 }
-"""Phases whose uniformly random action is drawn without listing them all (`random_action`)."""
+"""Phases whose uniformly random action is drawn without listing them all (`random_action`):
+each draws the action `chance.pick` would draw from the list, or one as likely."""
 
 # What each phase is about, for the refusal of an action asked at the wrong moment.
 STEP_RULE: Final = {
@@ -317,8 +319,9 @@ class Game:
 
     def random_action(self, rng: Random) -> Action:
         """A legal action of the current decision, each equally likely (a uniform random
-        player's pick, `chance.index`), applied by `apply` without checking it again. Movement and placement
-        draw it without listing every action (`SAMPLERS`)."""
+        player's pick, `chance.index`), applied by `apply` without checking it again.
+        Movement, placement and a red tile's move draw it without listing every action
+        (`SAMPLERS`)."""
         sample = SAMPLERS.get(self.state.phase) if self._legal is None else None
         if sample is None:
             return chance.pick(rng, self.legal_actions())
@@ -371,6 +374,8 @@ class Game:
         without listing every move (a bot's look-ahead never needs that list)."""
         if self.state.phase == "move":
             return not movement.can_move(self.state)
+        if self.state.phase == "effect":
+            return hand.only_done(self.state)
         return self.legal_actions() == [DONE]
 
     def _check_actor(self, by: int | str, action: Any) -> None:

@@ -7,9 +7,10 @@ has such a back unaccounted for.
 
 from __future__ import annotations
 
+from random import Random
 from typing import Final
 
-from . import board, movement, pieces, squid
+from . import board, chance, movement, pieces, squid
 from .data import TURN_TILES
 from .errors import IllegalAction
 from .events import Event
@@ -170,6 +171,34 @@ def legal_effect(s: State) -> list[Action]:
     if s.ctx["steps"]:
         out.append(("done",))
     return out
+
+
+def only_done(s: State) -> bool:
+    """Is "done" `legal_effect`'s one action? Asked after every action: answered without
+    listing a creature tile's moves (every such creature to every vacant space, hundreds)."""
+    steps = s.ctx["steps"]
+    if not steps:
+        return False  # "done" comes only after a first step
+    return steps >= 3 or not effect_moves(s, s.ctx["back"])
+
+
+def random_effect(s: State, rng: Random) -> Action:
+    """`chance.pick` of `legal_effect` (the very same draw of the same list), without listing
+    a creature tile's hundreds of moves: the pick is found from the list's shape, which is
+    each creature's vacant spaces in turn, then a squid's own space (`put_moves`)."""
+    back = s.ctx["back"]
+    if back not in CREATURE_OF or s.ctx["steps"]:
+        return chance.pick(rng, legal_effect(s))  # a few moves: listing them is cheap
+    creatures = tile_creatures(s, back)
+    vacant = s.vacant_spaces()
+    sizes = [len(vacant) + (1 if s.c_kind[c] == "squid" else 0) for c in creatures]
+    k = chance.index(rng, sum(sizes))
+    for i in range(len(creatures)):
+        if k < sizes[i]:
+            c = creatures[i]
+            return ("put", c, vacant[k] if k < len(vacant) else s.c_pos[c])
+        k -= sizes[i]
+    raise AssertionError("chance.index draws below the number of moves")
 
 
 def apply_effect(s: State, action: Action, ev: list[Event]) -> None:
