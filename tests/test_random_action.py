@@ -95,8 +95,6 @@ def test_B_40_a_red_tile_move_is_the_draw_from_the_whole_list() -> None:
             legal = game.legal_actions()
             for n in range(40):
                 fresh = Game(game.state)  # nothing listed yet: the sampler draws
-                assert fresh.random_action(random.Random(n)) == chance.pick(
-                    random.Random(n), legal
-                )
+                assert fresh.random_action(random.Random(n)) == chance.pick(random.Random(n), legal)
             creature_tiles += legal[0][0] == "put"
     assert creature_tiles >= 2
