@@ -496,3 +496,26 @@ def test_a_tile_read_as_another_terrain_with_some_sea_is_not_taken_for_a_piece_o
     tracker = tracker_at_rest(tiles)
     verdicts = [v for v in (tracker.observe(f) for f in frames) if v is not None]
     assert [v.kind for v in verdicts] == ["question"]
+
+
+def test_the_only_tile_that_may_sink_unread_after_a_hand_is_asked_about_not_passed_over() -> None:
+    """B-20: one beach is left, so it is the only tile that may sink. A hand went over the
+    board and a sleeve now lies over that beach: nothing can be read there and there is no
+    other candidate to rule out, yet it is the tile in question, so the phone is asked. The
+    tracker stayed silent, and people had to notice."""
+    tiles, _, _ = table()
+    beaches = [h for h in board.LAND if tiles[h] == "beach"]
+    positions = after_sinking(tiles, *beaches[1:])
+    assert synth.legal_sinks(positions) == [beaches[0]]
+    tracker = Tracker(recogniser(), stable_frames=3)
+    tracker.expect(land(positions), [beaches[0]])
+    before = photos(positions, 4, seed=1)
+    frames = scene_frames(after_sinking(positions, beaches[0]), seed=14, over=beaches[0])
+    for f in (before, frames):  # the sleeve lay there already: the beach was not seen
+        paint(f, beaches[0], (130, 40, 90))
+    for f in before:  # (at the start a tile may have left before the camera looked)
+        tracker.observe(f)
+    tracker.expect(land(positions), [beaches[0]])
+    assert beaches[0] not in tracker._land_seen and not tracker._moved
+    verdicts = [v for v in (tracker.observe(f) for f in frames) if v is not None]
+    assert [(v.kind, v.tile) for v in verdicts] == [("question", beaches[0])]

@@ -361,10 +361,11 @@ class Tracker:
         else:
             # No candidate looks like sea: a candidate seen plainly at the last rest that
             # cannot be read as its tile now (glare on the sea where it lay, people on it), or
-            # the only candidate not shown plainly, may be the tile that left.
+            # the only candidate not shown plainly (the only candidate at all, too: after a
+            # hand, silence would leave people to notice), may be the tile that left.
             suspects = [h for h in ranked if h in self._land_seen and score[h] > -LOW]
             unread = [h for h in ranked if score[h] > -SURE]
-            if not suspects and len(unread) == 1 < len(ranked):
+            if not suspects and len(unread) == 1:
                 suspects = unread
         # Where the hand withdrew from as the board came to rest: a tile it took lay there.
         touched = [h for h in ranked if h in self._touched] if self._moved else []
