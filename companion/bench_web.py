@@ -251,15 +251,18 @@ def _camera(tbl: Table, game: int, folder: Path) -> Any:
     tiles = tbl.snapshot(game, CAMERA)["tiles"]  # what the camera itself will expect
     positions = {h: tiles.get(h, "sea") for h in board.LAND}
     rng = np.random.default_rng(5)
-    photo = folder / "table.png"
-    cv2.imwrite(str(photo), synth.render(rng, positions, synth.random_pieces(rng, positions)).image)
+    # A JPEG, as a USB webcam's frames come (MJPEG): each frame costs the camera's process a
+    # decode, as at a table (a PNG's decode would cost four times that, which no camera makes).
+    photo = folder / "table.jpg"
+    image = synth.render(rng, positions, synth.random_pieces(rng, positions)).image
+    cv2.imwrite(str(photo), image, [cv2.IMWRITE_JPEG_QUALITY, 90])
     watching = Camera(tbl, f"files:{photo}", folder / "calibration.json", CAMERA_INTERVAL)
     watching.start()
     _until(lambda: watching.status.startswith("watching"), "the camera watching", 60.0)
     return watching
 
 
-def with_camera(presses: int = 2000, clients: int = 8, rounds: int = 2) -> dict[str, float]:
+def with_camera(presses: int = 2000, clients: int = 8, rounds: int = 4) -> dict[str, float]:
     """``web.button_to_sse_p99_ms_camera`` (and p50): `web` with the camera watching, and the
     same presses without it (``..._camera_off``), in `rounds` turns of off then on: this
     machine's speed drifts by tens of percent over minutes, and a comparison of two runs far
