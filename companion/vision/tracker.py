@@ -385,6 +385,11 @@ class Tracker:
             # (a tile washed out, what the cap is for) or only guessed from the sea showing
             # beside people standing on a tile is no doubt against sea seen plainly.
             others = [h for h in others if self._glared[_ROW[h]] < frames and seen[_ROW[h]] >= SEEN]
+        elif score[best] > SURE and seen[_ROW[best]] >= SEEN and best in touched:
+            # Sea read clearly (capped by glare, say) where the hand withdrew from is no less
+            # than plain sea against a rival guessed from the sea beside people, where the
+            # hand was not: a tile leaves in a hand.
+            others = [h for h in others if seen[_ROW[h]] >= SEEN or h in touched]
         runner = score[ranked[1]] if len(ranked) > 1 else -CLIP
         # A tile that reads as gone away from where the hand was is doubtful when the hand was
         # over another candidate: that one may have left unseen (under people, in glare).
