@@ -546,3 +546,20 @@ def test_the_only_tile_that_may_sink_unread_after_a_hand_is_asked_about_not_pass
     assert beaches[0] not in tracker._land_seen and not tracker._moved
     verdicts = [v for v in (tracker.observe(f) for f in frames) if v is not None]
     assert [(v.kind, v.tile) for v in verdicts] == [("question", beaches[0])]
+
+
+def test_frames_that_differ_before_the_board_was_first_at_rest_are_no_hand_to_ask_about() -> None:
+    """B-21: the camera has just started; two candidates lie under sleeves and the second
+    frame differs from the first over one of them (the camera settling: exposure, blur).
+    Nothing reads as gone, and no hand was seen to withdraw, so nothing is asked: the island
+    is as laid. That change was taken for a hand and the phone asked at setup."""
+    tiles, _, _ = table()
+    a, b = far_apart(sorted(synth.legal_sinks(tiles)))
+    frames = photos(tiles, 4, seed=16)
+    paint(frames, a, (130, 40, 90))
+    paint(frames[:1], b, (130, 40, 90))
+    paint(frames[1:], b, (40, 90, 40))
+    tracker = Tracker(recogniser(), stable_frames=3)
+    tracker.expect(land(tiles), synth.legal_sinks(tiles))
+    assert [tracker.observe(f) for f in frames] == [None] * 4
+    assert tracker._run == 3  # the change was seen: it broke the first run

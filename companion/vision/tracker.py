@@ -205,6 +205,9 @@ class Tracker:
         self._touched: frozenset[int] = frozenset()
         """The hexes that changed as the board last came to rest: where the hand withdrew from,
         so where a tile it took had lain."""
+        self._settled = False
+        """The board has been at rest once since the tracker began: before that, frames that
+        differ are the camera settling (exposure, blur), not a hand seen to withdraw."""
         self._asked: frozenset[int] = frozenset()
         """The candidates of the last question."""
         self._overruled: set[int] = set()
@@ -254,7 +257,7 @@ class Tracker:
         moved = frozenset() if self._last is None else reading.moved(self._last)
         if moved:
             self._restart()
-            self._moved, self._touched = True, moved
+            self._moved, self._touched = True, moved if self._settled else frozenset()
         self._last = reading
         p = np.clip(reading.sea, 1e-12, 1 - 1e-12)
         odds = np.clip(np.log(p / (1 - p)), -CLIP, CLIP)
@@ -282,6 +285,7 @@ class Tracker:
         self._run += 1
         if self._run < self.stable_frames:
             return None
+        self._settled = True
         verdict = self._decide()
         if verdict is None:
             return None
