@@ -11,7 +11,7 @@ tuned by `companion bench bots`.
 
 from __future__ import annotations
 
-from functools import cache
+from functools import cache, lru_cache
 
 from ..engine import board
 from ..engine.data import STEPS
@@ -48,35 +48,56 @@ def mean_value(s: State) -> float:
     return sum(values) / len(values)
 
 
-def shares(s: State) -> list[tuple[int, float]]:
-    """Each person still counting (saved, or in play) with the share of its value it promises."""
-    dist = safety_distance(tuple(sorted(s.access)))
+Promises = tuple[tuple[float, ...], tuple[float, ...], tuple[float, ...]]
+"""Per hex, the share promised on land, aboard and at sea, before terrain, steering and danger."""
+
+
+def promises(s: State) -> Promises:
+    """This game's `Promises` (its safe islands' access hexes never change)."""
+    return _promises(tuple(sorted(s.access)))
+
+
+@cache
+def _promises(access: tuple[int, ...]) -> Promises:
+    dist = safety_distance(access)
+    return (
+        tuple(ON_LAND - PER_STEP * d for d in dist),
+        tuple(ON_BOAT - PER_STEP * d for d in dist),
+        tuple(IN_SEA - PER_STEP * d for d in dist),
+    )
+
+
+def shares(s: State, promised: Promises | None = None) -> list[tuple[int, float]]:
+    """Each person still counting (saved, or in play) with the share of its value it promises
+    (`promised`: `promises(s)`, when the caller already has it)."""
+    on_land, on_boat, in_sea = promises(s) if promised is None else promised
     shark_near, serpent_near, whale_near = _reach(s)
+    p_at, terrain = s.p_at, s.terrain
     out = []
     for p, kind in s.p_kind.items():
         if kind == SAVED:
             share = 1.0
         elif kind == LAND:
-            h = s.p_at[p]
-            share = ON_LAND - PER_STEP * dist[h] + TERRAIN_BONUS.get(s.terrain[h] or "", 0.0)
+            h = p_at[p]
+            share = on_land[h] + TERRAIN_BONUS.get(terrain[h] or "", 0.0)
         elif kind == BOAT:
-            h = s.b_pos[s.p_at[p]]
-            share = ON_BOAT - PER_STEP * dist[h]
-            share += OWN_BOAT if p // 10 in s.controllers(s.p_at[p]) else -OTHERS_BOAT
+            h = s.b_pos[p_at[p]]
+            share = on_boat[h]
+            share += OWN_BOAT if p // 10 in s.controllers(p_at[p]) else -OTHERS_BOAT
             if h in whale_near:
                 share -= WHALE_NEAR
             if h in serpent_near:
                 share -= SERPENT_NEAR
         elif kind == SEA:
-            h = s.p_at[p]
-            share = IN_SEA - PER_STEP * dist[h]
+            h = p_at[p]
+            share = in_sea[h]
             if h in shark_near:
                 share -= SHARK_NEAR
             if h in serpent_near:
                 share -= SERPENT_NEAR
         else:
             continue  # unplaced, or lost
-        out.append((p, max(share, 0.02)))
+        out.append((p, 0.02 if share < 0.02 else share))  # max(share, 0.02), without a call
     return out
 
 
@@ -86,48 +107,103 @@ def within(h: int, steps: int) -> frozenset[int]:
     return frozenset(n for n in range(board.SIZE) if board.distance(h, n) <= steps)
 
 
-def _reach(s: State) -> tuple[set[int], set[int], set[int]]:
+def _reach(s: State) -> tuple[frozenset[int], frozenset[int], frozenset[int]]:
     """The hexes a shark, a sea serpent or a whale on the board can reach with its next move
     (B-10: 2, 1 and 3 spaces)."""
+    return _reach_from(tuple(s.c_pos), tuple(s.c_kind))
+
+
+@lru_cache(maxsize=256)
+def _reach_from(
+    c_pos: tuple[int, ...], c_kind: tuple[str, ...]
+) -> tuple[frozenset[int], frozenset[int], frozenset[int]]:
+    # Cached: most actions weighed in one decision move no creature, so they share the answer.
     near: dict[str, set[int]] = {"shark": set(), "serpent": set(), "whale": set()}
-    for c, h in enumerate(s.c_pos):
-        kind = s.c_kind[c]
+    for h, kind in zip(c_pos, c_kind, strict=True):
         hexes = near.get(kind)
         if hexes is not None and h >= 0:
             hexes.update(within(h, STEPS[kind]))
-    return near["shark"], near["serpent"], near["whale"]
+    return frozenset(near["shark"]), frozenset(near["serpent"]), frozenset(near["whale"])
 
 
-def expectations(
-    s: State,
-    values: dict[int, int | None] | None = None,
-    counted: list[tuple[int, float]] | None = None,
-) -> list[float]:
+def expectations(s: State, values: dict[int, int | None] | None = None) -> list[float]:
     """Each seat's expected points as the position stands (values: as the evaluator believes
     them; a None value counts the mean, and every person counts 1 in the 1986 ruleset)."""
     vals = s.p_value if values is None else values
     mean = mean_value(s)
     out = [0.0] * s.players
-    for p, share in shares(s) if counted is None else counted:
+    for p, share in shares(s):
         v = 1 if s.is_1986 else vals[p]
         out[p // 10] += (mean if v is None else v) * share
     return out
 
 
-def score(
-    s: State,
-    seat: int,
-    values: dict[int, int | None] | None = None,
-    counted: list[tuple[int, float]] | None = None,
-) -> float:
+def score(s: State, seat: int, values: dict[int, int | None] | None = None) -> float:
     """The position for `seat`: its expectation less the best other seat's (a won game is worth
     more than any position, a lost one less)."""
     if s.result is not None:
-        winners = s.result["winners"]
-        if seat in winners:
-            return 100.0 / len(winners)
-        return -100.0
-    exp = expectations(s, values, counted)
-    mine = exp[seat]
+        return _final(s, seat)
+    exp = expectations(s, values)
     others = [e for i, e in enumerate(exp) if i != seat]
-    return mine - LEADER_WEIGHT * max(others) - (1 - LEADER_WEIGHT) * sum(others) / len(others)
+    return _against(exp[seat], max(others), sum(others), len(others))
+
+
+def _final(s: State, seat: int) -> float:
+    winners = s.result["winners"] if s.result is not None else []
+    if seat in winners:
+        return 100.0 / len(winners)
+    return -100.0
+
+
+def _against(mine: float, best: float, total: float, n: int) -> float:
+    """Own expectation less the best other seat's (and less the others' mean, as weighted)."""
+    return mine - LEADER_WEIGHT * best - (1 - LEADER_WEIGHT) * total / n
+
+
+class Weighing:
+    """`score` of the positions one step from a seat's decision, averaged over samples' values
+    (normal's ranking): the same sums, with what one decision cannot change worked out once.
+
+    Within a decision the samples, the distances to safety and the mean value stay put, and
+    most actions weighed leave the other seats' people where they were: their expectations,
+    sample by sample, are kept by the shares they were summed from and not summed again."""
+
+    def __init__(self, s: State, seat: int, samples: list[dict[int, int | None]]) -> None:
+        self.seat = seat
+        self.players = s.players
+        self.promised = promises(s)
+        self.mean = mean_value(s)
+        self.is_1986 = s.is_1986
+        self.samples = samples
+        self._theirs: dict[tuple[tuple[int, float], ...], list[tuple[float, float, int]]] = {}
+
+    def __call__(self, after: State) -> float:
+        """The mean over the samples of `score(after, seat, values)`, with the seat's own
+        values as `after` holds them and the other seats' as each sample does."""
+        seat, n = self.seat, len(self.samples)
+        if after.result is not None:
+            return sum([_final(after, seat) for _ in range(n)]) / n
+        mine = 0.0
+        theirs = []
+        for p, share in shares(after, self.promised):
+            if p // 10 == seat:
+                v = 1 if self.is_1986 else after.p_value[p]
+                mine += (self.mean if v is None else v) * share
+            else:
+                theirs.append((p, share))
+        key = tuple(theirs)
+        others = self._theirs.get(key)
+        if others is None:
+            others = self._theirs[key] = [self._others(values, theirs) for values in self.samples]
+        return sum([_against(mine, best, total, k) for best, total, k in others]) / n
+
+    def _others(
+        self, values: dict[int, int | None], theirs: list[tuple[int, float]]
+    ) -> tuple[float, float, int]:
+        """The other seats' expectations by one sample's values: the best, their sum, how many."""
+        out = [0.0] * self.players
+        for p, share in theirs:
+            v = 1 if self.is_1986 else values[p]
+            out[p // 10] += (self.mean if v is None else v) * share
+        others = [e for i, e in enumerate(out) if i != self.seat]
+        return max(others), sum(others), len(others)

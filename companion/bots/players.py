@@ -113,14 +113,12 @@ def _rank(
     first = Game(games[0])
     # the sample's own list: when `legal` is all of it, its actions go on copies unchecked
     listed = first.legal_actions()
+    weigh = evaluate.Weighing(first.state, seat, [g.p_value for g in games])
     ranked = []
     for i, action in enumerate(listed if listed == legal else legal):
         after = first.copy()
         after.apply(action)
-        counted = evaluate.shares(after.state)
-        own = {p: after.state.p_value[p] for p in after.state.people_of(seat)}
-        total = sum(evaluate.score(after.state, seat, g.p_value | own, counted) for g in games)
-        ranked.append((total / samples, -i))
+        ranked.append((weigh(after.state), -i))
     ranked.sort(reverse=True)
     return [(value, legal[-i]) for value, i in ranked]
 
