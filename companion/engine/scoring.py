@@ -13,7 +13,7 @@ from typing import Any, Final
 from . import board, pieces
 from .errors import IllegalAction
 from .events import Event
-from .setup import values_left
+from .setup import different_values_left
 from .state import BOAT, LAND, LOST, NOBODY, SAVED, SEA, UNPLACED, Action, State, person_name
 
 NO_ONE_BEHIND: Final = "leave-no-one-behind"
@@ -113,7 +113,7 @@ def _next_reveal(s: State, ev: list[Event]) -> None:
 
 def legal_reveal(s: State) -> list[Action]:
     p = unrevealed(s)[0]
-    return [("reveal", p, v) for v in sorted(set(values_left(s, p // 10)))]
+    return [("reveal", p, v) for v in different_values_left(s, p // 10)]
 
 
 def apply_reveal(s: State, action: Action, ev: list[Event]) -> None:

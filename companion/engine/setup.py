@@ -71,12 +71,23 @@ def terrain_count(s: State) -> dict[str, int]:
 
 def values_left(s: State, seat: int) -> list[int]:
     """The values this seat has not placed yet, as a multiset (sorted)."""
-    left = sorted(fivesix.people_values(s.rules, s.players))
+    left = list(s.values)
+    shown = s.p_value
     for p in s.people_of(seat):
-        value = s.p_value[p]
-        if value in left:  # a value not of this game (a position being checked) takes nothing
+        value = shown[p]
+        # a value not of this game (a position being checked) takes nothing
+        if value is not None and value in left:
             left.remove(value)
     return left
+
+
+def different_values_left(s: State, seat: int) -> list[int]:
+    """`values_left` once each (what a person of the seat may still show or be told)."""
+    out: list[int] = []
+    for value in values_left(s, seat):  # sorted: a repeat follows its first
+        if not out or out[-1] != value:
+            out.append(value)
+    return out
 
 
 def next_unplaced(s: State, seat: int) -> int | None:
@@ -100,9 +111,10 @@ def place_tiles(s: State) -> list[int]:
     terrain, people = s.terrain, s.land_people
     if s.is_1986:  # E-4
         return [h for h in board.LAND if terrain[h] not in (None, "beach") or not people[h]]
-    full, last = island_full(s), placing_last(s, seat)
+    last = placing_last(s, seat)
     if not last and not fivesix.crowded(s.rules) and "densely-populated" not in s.rules.modules:
         return [h for h in board.LAND if terrain[h] is not None and not people[h]]  # B-5 alone
+    full = island_full(s)  # only the kits ask it (P-4)
     return [h for h in board.LAND if placement_refusal(s, seat, h, full, last) is None]
 
 
@@ -186,7 +198,7 @@ def place_values(s: State) -> Sequence[int | None]:
     the companion is not told them (physical) or people carry none (E-4)."""
     if s.mode == "physical" or s.is_1986:
         return [None]
-    return sorted(set(values_left(s, s.actor)))
+    return different_values_left(s, s.actor)
 
 
 def apply_place(s: State, action: Action, ev: list[Event]) -> None:

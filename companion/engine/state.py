@@ -86,6 +86,7 @@ class State:
         # derived from the rules, not stored
         "is_1986",
         "access",
+        "values",
         # indexes, rebuilt from the above
         "land_people",
         "swimmers",
@@ -120,7 +121,8 @@ class State:
         self.terrain: list[str | None] = [None] * board.SIZE
         self.layout = 0  # land positions laid so far (setup)
         # P-1, P-2: with 5 or 6 players a few people stay in the box: they are not in the game
-        each = len(people_values(rules, players))
+        self.values = tuple(sorted(people_values(rules, players)))  # each seat's, B-4, P-1
+        each = len(self.values)
         ids = [seat * 10 + k for seat in range(players) for k in range(each)]
         self.p_owner = {p: p // 10 for p in ids}
         self.seat_people = [[p for p in ids if p // 10 == seat] for seat in range(players)]
@@ -210,6 +212,16 @@ class State:
             counts[p // 10] = counts.get(p // 10, 0) + 1
         most = max(counts.values())
         return tuple(seat for seat, n in counts.items() if n == most)
+
+    def controls(self, seat: int, b: int) -> bool:
+        """May `seat` move boat b (B-14)? `controllers` without building the tuple, asked of
+        every boat at every movement point."""
+        aboard = self.b_people[b]
+        if not aboard:
+            return True
+        if len(aboard) == 1:
+            return aboard[0] // 10 == seat
+        return seat in self.controllers(b)
 
     def boats_left(self) -> list[int]:
         """Boats in the supply."""
@@ -396,7 +408,7 @@ class State:
 
 _SHARED = (
     "rules", "players", "mode", "seed", "draws", "phase", "actor", "turn", "points", "roll",
-    "layout", "in_play", "is_1986", "access", "volcano_turn",
+    "layout", "in_play", "is_1986", "access", "values", "volcano_turn",
 )  # fmt: skip
 
 
