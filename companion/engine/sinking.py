@@ -22,10 +22,11 @@ from .state import CHANCE, OFF, Action, State, person_name
 def current_terrain(s: State) -> str | None:
     """B-20: beaches go first, then forests, then mountains."""
     terrain = s.terrain
-    standing = {terrain[h] for h in board.LAND}
+    # asked after every action: most of the game a beach is found among the first tiles
     for t in TERRAINS:
-        if t in standing:
-            return t
+        for h in board.LAND:
+            if terrain[h] == t:
+                return t
     return None
 
 
@@ -113,7 +114,11 @@ def weights_1986(s: State) -> list[tuple[str, int]]:
 
 def red_room(s: State, t: str) -> int:
     """How many more red tiles of terrain t can still be unaccounted for."""
-    return sum(left(s, t, k) for k in kept_backs(s)) - s.unknown_red[t]
+    deck, known = DECK[t], s.known[t]  # `left` of each kept back, its dicts looked up once
+    room = -s.unknown_red[t]
+    for k in kept_backs(s):
+        room += deck.get(k, 0) - known.get(k, 0)
+    return room
 
 
 def possible_backs(s: State) -> list[str]:
@@ -155,8 +160,13 @@ def back_weights(s: State) -> list[tuple[str, int]]:
     t = s.ctx["terrain"]
     room = red_room(s, t)
     kept = kept_backs(s)
-    counts = [(k, left(s, t, k)) for k in DECK[t]]
-    return [(k, n) for k, n in counts if n > 0 and (k not in kept or room > 0)]
+    known = s.known[t]
+    out: list[tuple[str, int]] = []
+    for k, n in DECK[t].items():  # `left` of each back, the terrain's dicts looked up once
+        n -= known.get(k, 0)
+        if n > 0 and (k not in kept or room > 0):
+            out.append((k, n))
+    return out
 
 
 def legal_back(s: State) -> list[Action]:
