@@ -324,8 +324,10 @@ class Game:
         (`SAMPLERS`)."""
         sample = SAMPLERS.get(self.state.phase) if self._legal is None else None
         if sample is None:
-            return chance.pick(rng, self.legal_actions())
-        self._sampled = sample(self.state, rng)
+            # kept as drawn, so that `apply` knows it without finding it in the list again
+            self._sampled = chance.pick(rng, self.legal_actions())
+        else:
+            self._sampled = sample(self.state, rng)
         return self._sampled
 
     def forget_legal(self) -> None:

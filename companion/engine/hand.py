@@ -93,7 +93,7 @@ def winds_moves(s: State, out: list[Action]) -> None:
     for x in boats:
         if s.b_pos[x] == OFF or (not s.b_people[x] and not empty_ok):
             continue
-        if s.turn in s.controllers(x):
+        if s.controls(s.turn, x):
             movement.boat_moves(s, x, out)
 
 

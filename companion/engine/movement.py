@@ -84,13 +84,7 @@ def movers(s: State) -> tuple[list[int], list[int]]:
     seat = s.turn
     kinds = s.p_kind
     people = [p for p in s.people_of(seat) if kinds[p] in (LAND, BOAT, SEA)]
-    b_people = s.b_people
-    boats = [
-        b
-        for b, pos in enumerate(s.b_pos)
-        # an empty boat is anyone's (B-14): most are, and need no count of who is aboard
-        if pos != OFF and (not b_people[b] or seat in s.controllers(b))
-    ]
+    boats = [b for b, pos in enumerate(s.b_pos) if pos != OFF and s.controls(seat, b)]
     return people, boats
 
 
@@ -116,7 +110,7 @@ def can_move(s: State) -> bool:
             if out:
                 return True
     for b, pos in enumerate(s.b_pos):
-        if pos != OFF and (not s.b_people[b] or seat in s.controllers(b)):
+        if pos != OFF and s.controls(seat, b):
             boat_moves(s, b, out)
             if out:
                 return True
@@ -249,7 +243,7 @@ def explain(s: State, action: Action) -> IllegalAction:
     if verb == "sail":
         if s.b_pos[x] == OFF:
             return IllegalAction("B-13", f"boat b{x + 1} is not on the board")
-        if seat not in s.controllers(x):
+        if not s.controls(seat, x):
             return IllegalAction("B-14", f"seat {seat + 1} does not control boat b{x + 1}")
         to = action[2]
         if to not in board.NEIGHBOURS[s.b_pos[x]]:  # an adjacent safe island: refused below
