@@ -70,8 +70,9 @@ def boat_moves(s: State, b: int, out: list[Action]) -> None:
             out.append(("sail", b, n))
 
 
-MOST_MOVES: Final = (0, 12, 8, 20)
-"""By place kind (`LAND`, `BOAT`, `SEA`; a tuple, not a dict: compiled, indexing it is cheap)."""
+MOST_MOVES: Final = (0, 12, 8, 20, 0, 0)
+"""By place kind (`UNPLACED`, `LAND`, `BOAT`, `SEA`, `SAVED`, `LOST`: none off the board; a
+tuple, not a dict: compiled, indexing it is cheap)."""
 MOST_SAILS: Final = 6
 """The most one-point moves a piece can have: a person on land, onto or (boarding) beside each
 of its six neighbours; in a boat, over the side, into six boats beside it or onto a safe
@@ -84,8 +85,12 @@ def movers(s: State) -> tuple[list[int], list[int]]:
     seat = s.turn
     kinds = s.p_kind
     people = [p for p in s.people_of(seat) if kinds[p] in (LAND, BOAT, SEA)]
-    boats = [b for b, pos in enumerate(s.b_pos) if pos != OFF and s.controls(seat, b)]
-    return people, boats
+    return people, _boats(s)
+
+
+def _boats(s: State) -> list[int]:
+    """The boats on the board that the seat to move controls (B-14)."""
+    return [b for b, pos in enumerate(s.b_pos) if pos != OFF and s.controls(s.turn, b)]
 
 
 def legal(s: State) -> list[Action]:
@@ -124,9 +129,16 @@ def random_move(s: State, rng: Random) -> Action:
     Each piece has as many slots as the most moves it can have (`MOST_MOVES`), "done" has one:
     a slot drawn uniformly is that piece's move of that number or, past its last move, is drawn
     again. Every legal action has exactly one slot, so each is equally likely."""
-    people, boats = movers(s)
+    # `movers`' people with their bounds, each person's place looked up once
     kinds = s.p_kind
-    most = [MOST_MOVES[kinds[p]] for p in people]
+    people: list[int] = []
+    most: list[int] = []
+    for p in s.people_of(s.turn):
+        bound = MOST_MOVES[kinds[p]]
+        if bound:
+            people.append(p)
+            most.append(bound)
+    boats = _boats(s)
     sails = len(boats) * MOST_SAILS
     slots = sum(most) + sails + 1
     while True:
