@@ -563,3 +563,23 @@ def test_frames_that_differ_before_the_board_was_first_at_rest_are_no_hand_to_as
     tracker.expect(land(tiles), synth.legal_sinks(tiles))
     assert [tracker.observe(f) for f in frames] == [None] * 4
     assert tracker._run == 3  # the change was seen: it broke the first run
+
+
+def test_a_tile_sunk_as_the_board_comes_back_in_sync_is_proposed_at_once() -> None:
+    """B-20, B-21: a forest tile lifted that may not sink puts the board out of sync; it is laid
+    back and, in the same reach, a beach that may sink is taken. The proposal itself says the
+    board matches again (a proposal clears the table's banner), so it comes first: "in sync"
+    came first and the sunk beach only after it, a turn late to the bench."""
+    tiles, _, _ = table()
+    tracker = Tracker(recogniser(), stable_frames=3)
+    for f in photos(tiles, 4, seed=1):  # the board at rest (whatever a first look proposes)
+        tracker.observe(f)
+    tracker.expect(land(tiles), synth.legal_sinks(tiles))
+    forest = next(h for h in board.LAND if tiles[h] == "forest")
+    seen = [tracker.observe(f) for f in photos(after_sinking(tiles, forest), 4, seed=4)]
+    assert [v.kind for v in seen if v is not None] == ["out_of_sync"] and tracker.out_of_sync
+    gone = synth.legal_sinks(tiles)[0]
+    frames = scene_frames(after_sinking(tiles, gone), seed=17, over=gone)
+    verdicts = [v for v in (tracker.observe(f) for f in frames) if v is not None]
+    assert [(v.kind, v.tile) for v in verdicts] == [("sunk", gone)]
+    assert not tracker.out_of_sync

@@ -8,7 +8,7 @@ and hides nothing else). Then it compares with what the game believes:
 
 - land gone that may not sink now, two tiles plainly gone, or a tile back where the game has
   sea → ``out_of_sync``, never a guess; proposals wait until the board matches the game again,
-  and then ``in_sync`` is said once;
+  and then the first proposal says so, or ``in_sync`` is said once when there is none;
 - after a hand was over the board (a tile leaves in a hand; without motion a change is noise),
   one legal candidate clearly gone, no other looking like sea, and the hand last over that
   one or over no candidate → ``sunk``;
@@ -293,11 +293,15 @@ class Tracker:
         if key in self._said:
             return None
         self._said.add(key)
-        if verdict.kind in ("out_of_sync", "in_sync"):
+        if verdict.kind != "out_of_sync" and self.out_of_sync:
+            # The board matches the game again: a proposal says so as well as in_sync does
+            # (a proposal clears the table's banner), and comes first.
+            self.out_of_sync = False
+            self._said = {k for k in self._said if k[0] != "out_of_sync"}
+        elif verdict.kind == "out_of_sync":
             # each change of sync may be told again, however often the board flips
-            self.out_of_sync = verdict.kind == "out_of_sync"
-            other = "in_sync" if self.out_of_sync else "out_of_sync"
-            self._said = {k for k in self._said if k[0] != other}
+            self.out_of_sync = True
+            self._said = {k for k in self._said if k[0] != "in_sync"}
         return verdict
 
     def _decide(self) -> Verdict | None:
@@ -351,8 +355,6 @@ class Tracker:
                 disagree=disagree,
                 detail=f"The board differs from the game at {what} ({frames} frames at rest).",
             )
-        if self.out_of_sync:
-            return Verdict("in_sync", confidence=1.0, detail="The board matches the game again.")
         # Tiles seen plainly (twice the least share seen): the memory of the board at rest.
         # The margin keeps a tile half under people from flickering in and out of it.
         land_seen = frozenset(
@@ -378,6 +380,10 @@ class Tracker:
             # in a hard shadow can pass for a dark tile): ask rather than stay silent.
             suspects = touched
         if not suspects:
+            if self.out_of_sync:
+                return Verdict(
+                    "in_sync", confidence=1.0, detail="The board matches the game again."
+                )
             self._land_seen, self._moved = land_seen, False
             return None
         self._moved = False  # this motion is accounted for, whatever people answer
