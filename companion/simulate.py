@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .bots import decide
+from .bots.arena import few_collections
 from .engine import Game, Rules, notation, violations
 
 
@@ -89,7 +90,8 @@ def simulate(
     for i in range(games):
         game = Game.new(rules, players, seed=seed * 1_000_003 + i)
         seats = frozenset((i + k) % players for k in range(bots))
-        decisions, broken = play_one(game, rng, check, seats, level, budget_s)
+        with few_collections():
+            decisions, broken = play_one(game, rng, check, seats, level, budget_s)
         tally.games += 1
         tally.decisions += decisions
         tally.violations.extend(f"game {i}: {b}" for b in broken)

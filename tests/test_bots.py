@@ -186,3 +186,17 @@ def test_bench_bots_prints_the_strength_and_time_figures() -> None:
     }
     assert all(0 <= figures[k] <= 1 for k in figures if k.endswith("win_rate"))
     assert all(figures[k] > 0 for k in figures if "decision" in k)
+
+
+def test_bot_games_run_the_garbage_collector_seldom_and_restore_it_after() -> None:
+    """`few_collections` (around every simulated or benchmarked game) raises the collector's
+    threshold for the game only, also when the game raises."""
+    import gc
+
+    from companion.bots.arena import few_collections
+
+    before = gc.get_threshold()
+    with pytest.raises(RuntimeError), few_collections():
+        assert gc.get_threshold()[0] > before[0]
+        raise RuntimeError("a game that breaks")
+    assert gc.get_threshold() == before

@@ -72,16 +72,16 @@ def shares(s: State, promised: Promises | None = None) -> list[tuple[int, float]
     (`promised`: `promises(s)`, when the caller already has it)."""
     on_land, on_boat, in_sea = promises(s) if promised is None else promised
     shark_near, serpent_near, whale_near = _reach(s)
-    p_at, terrain = s.p_at, s.terrain
+    p_at, terrain, b_pos = s.p_at, s.terrain, s.b_pos
     out = []
     for p, kind in s.p_kind.items():
-        if kind == SAVED:
-            share = 1.0
-        elif kind == LAND:
+        if kind == LAND:
             h = p_at[p]
             share = on_land[h] + TERRAIN_BONUS.get(terrain[h] or "", 0.0)
+        elif kind == SAVED:
+            share = 1.0
         elif kind == BOAT:
-            h = s.b_pos[p_at[p]]
+            h = b_pos[p_at[p]]
             share = on_boat[h]
             share += OWN_BOAT if p // 10 in s.controllers(p_at[p]) else -OTHERS_BOAT
             if h in whale_near:

@@ -14,7 +14,6 @@ the same decision.
 from __future__ import annotations
 
 import random
-from collections import Counter
 
 from ..engine.data import DECK
 from ..engine.fivesix import people_values
@@ -53,17 +52,16 @@ def determinise(known: State, seat: int, rng: random.Random) -> State:
     s = known.copy()
     s.seed = rng.getrandbits(48)
     if not s.is_1986:
-        values = people_values(s.rules, s.players)
+        values = sorted(people_values(s.rules, s.players))
+        p_value, p_kind = s.p_value, s.p_kind
         for people in s.seat_people:
-            unknown = [p for p in people if s.p_value[p] is None and _placed(s, p)]
+            unknown = [p for p in people if p_value[p] is None and p_kind[p] != UNPLACED]
             if not unknown:
                 continue
-            left = Counter(values)
-            left.subtract(v for v in (s.p_value[p] for p in people) if v is not None)
-            pool = sorted(left.elements())
+            pool = _left(values, [p_value[p] for p in people])
             rng.shuffle(pool)
             for p, v in zip(unknown, pool, strict=False):
-                s.p_value[p] = v
+                p_value[p] = v
     kept = kept_backs(s)
     for hand in s.hands:
         for tile in hand:
@@ -81,5 +79,11 @@ def determinise(known: State, seat: int, rng: random.Random) -> State:
     return s
 
 
-def _placed(s: State, p: int) -> bool:
-    return s.p_kind[p] != UNPLACED
+def _left(values: list[int], known: list[int | None]) -> list[int]:
+    """The seat's `values` (sorted) not yet known, still sorted: each known value taken once
+    (one known more often than the set holds it takes nothing more)."""
+    pool = list(values)
+    for v in known:
+        if v is not None and v in pool:
+            pool.remove(v)
+    return pool
