@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import os
 import sqlite3
 import time
@@ -21,6 +22,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NamedTuple
+
+log = logging.getLogger(__name__)
 
 AUTOCHECKPOINT = 8000
 """Pages of write-ahead log (4 KiB each, 32 MiB) after which SQLite checkpoints inside a commit:
@@ -570,9 +573,14 @@ class Store:
     def checkpoint(self) -> None:
         """Copy the write-ahead log into the database, so the next commits write the log from
         its start again: a few milliseconds of fsyncs that no command then waits for."""
-        if self._logged:
+        if not self._logged:
+            return
+        try:
             self.db.execute("PRAGMA wal_checkpoint(PASSIVE)")
-            self._logged = False
+        except sqlite3.Error as e:  # the Table's thread goes on: the next quiet second retries
+            log.warning("the game log could not be checkpointed: %s", e)
+            return
+        self._logged = False
 
     def pragma(self, name: str) -> Any:
         return self.db.execute(f"PRAGMA {name}").fetchone()[0]

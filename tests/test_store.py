@@ -42,6 +42,14 @@ def test_the_writer_connection_is_wal_and_synchronous_full(tmp_path: Path) -> No
     store.close()
 
 
+def test_a_checkpoint_that_fails_is_logged_not_raised(tmp_path: Path) -> None:
+    """The Table checkpoints on its own thread when quiet: an I/O error there must not end it."""
+    store = Store(tmp_path / "games.db")
+    add_game(store)
+    store.db.close()
+    store.checkpoint()  # a closed connection raises sqlite3.ProgrammingError inside
+
+
 def garbage(path: Path) -> None:
     data = bytearray(path.read_bytes())
     data[: len(data) // 2] = random.Random(3).randbytes(len(data) // 2)
