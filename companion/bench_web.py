@@ -214,7 +214,8 @@ def press_times(
                 # other button's, and its hold outlasts this one's lockout.
         finally:
             if watching is not None:
-                watching.stop()
+                watching[0].stop()
+                watching[1].stop()
             if process is not None:
                 with contextlib.suppress(OSError):
                     ours.send(None)
@@ -236,14 +237,51 @@ def press_times(
 
 CAMERA_INTERVAL = 0.1
 """Seconds between the frames the camera looks at while the web is measured with it on."""
+HAND_FRAMES, REST_FRAMES = 10, 20
+"""What the camera sees, over and over: a hand moving over the board for this many frames,
+then the board at rest for this many (a hand over the board a third of the time)."""
 
 
-def _camera(tbl: Table, game: int, folder: Path) -> Any:
-    """A camera watching a photo of `game`'s island (rendered, with OpenCV), started."""
+class _Film:
+    """The frames a webcam over the table hands out while the web is measured: each a JPEG of
+    its own (new noise, focus and compression, as a webcam's MJPEG are), put in place as the
+    one photo the camera reads every `CAMERA_INTERVAL` (in memory, where a camera's frames are,
+    so that they never meet the store's writes to the disk)."""
+
+    def __init__(self, frames: list[bytes]) -> None:
+        memory = Path("/dev/shm")
+        self._folder = tempfile.TemporaryDirectory(dir=memory if memory.is_dir() else None)
+        self.frames, self.path = frames, Path(self._folder.name) / "table.jpg"
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._roll, name="bench-film", daemon=True)
+
+    def _put(self, frame: bytes) -> None:
+        part = self.path.with_suffix(".part")
+        part.write_bytes(frame)
+        part.replace(self.path)  # whole frames only: the camera never reads half of one
+
+    def start(self) -> None:
+        self._put(self.frames[-1])
+        self._thread.start()
+
+    def _roll(self) -> None:
+        n = 0
+        while not self._stop.wait(CAMERA_INTERVAL):
+            self._put(self.frames[n % len(self.frames)])
+            n += 1
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._thread.join(5)
+        self._folder.cleanup()
+
+
+def _film(tbl: Table, game: int) -> _Film:
+    """A film of `game`'s island (rendered, with OpenCV): `HAND_FRAMES` of a hand moving over
+    it, then `REST_FRAMES` of it at rest."""
     import cv2
     import numpy as np
 
-    from .camera import Camera
     from .engine import board
     from .table import CAMERA
     from .vision import synth
@@ -251,15 +289,29 @@ def _camera(tbl: Table, game: int, folder: Path) -> Any:
     tiles = tbl.snapshot(game, CAMERA)["tiles"]  # what the camera itself will expect
     positions = {h: tiles.get(h, "sea") for h in board.LAND}
     rng = np.random.default_rng(5)
-    # A JPEG, as a USB webcam's frames come (MJPEG): each frame costs the camera's process a
+    size, mode = (1280, 960), "normal"
+    view = synth.scene(rng, positions, synth.random_pieces(rng, positions), size, mode)
+    light = synth.lighting(rng, size, mode, view.truth.params)
+    over = rng.choice(board.LAND, HAND_FRAMES)
+    shots = [synth.photo(rng, view, light, int(h)) for h in over]
+    shots += [synth.photo(rng, view, light, still=True) for _ in range(REST_FRAMES)]
+    quality = [cv2.IMWRITE_JPEG_QUALITY, 90]
+    frames = [cv2.imencode(".jpg", shot.image, quality)[1].tobytes() for shot in shots]
+    return _Film(frames)
+
+
+def _camera(tbl: Table, game: int, folder: Path) -> tuple[Any, _Film]:
+    """A camera watching a film of `game`'s island (`_film`), started."""
+    from .camera import Camera
+
+    # JPEGs, as a USB webcam's frames come (MJPEG): each frame costs the camera's process a
     # decode, as at a table (a PNG's decode would cost four times that, which no camera makes).
-    photo = folder / "table.jpg"
-    image = synth.render(rng, positions, synth.random_pieces(rng, positions)).image
-    cv2.imwrite(str(photo), image, [cv2.IMWRITE_JPEG_QUALITY, 90])
-    watching = Camera(tbl, f"files:{photo}", folder / "calibration.json", CAMERA_INTERVAL)
+    film = _film(tbl, game)
+    film.start()
+    watching = Camera(tbl, f"files:{film.path}", folder / "calibration.json", CAMERA_INTERVAL)
     watching.start()
     _until(lambda: watching.status.startswith("watching"), "the camera watching", 60.0)
-    return watching
+    return watching, film
 
 
 def with_camera(presses: int = 2000, clients: int = 8, rounds: int = 4) -> dict[str, float]:

@@ -240,11 +240,15 @@ class Tracker:
         self._evidence[:] = 0.0
         self._weight[:] = 0.0
 
-    def observe(self, frame: np.ndarray) -> Verdict | None:
+    def observe(self, frame: np.ndarray, again: bool = False) -> Verdict | None:
         """One BGR frame. A Verdict once enough stable frames (no motion, registered) settle
         something new; None otherwise (moving hand, unregistered frame, nothing changed, or the
-        same verdict already given since the last expect())."""
-        observation = self.observation = self.recogniser.observe(frame)
+        same verdict already given since the last expect()). `again`: the frame shows what the
+        last one did (`still`), whose reading stands for it."""
+        if again and self.observation is not None:
+            observation = self.observation
+        else:
+            observation = self.observation = self.recogniser.observe(frame)
         if not observation.ok:
             # No evidence either way: a hand moving meanwhile shows in the next frame that
             # registers, compared with the last one that did.

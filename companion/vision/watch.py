@@ -39,6 +39,7 @@ from ..security import atomic_write
 from .exposure import Exposure
 from .recognise import Observation, Recogniser
 from .sources import FrameSource
+from .still import Stillness
 from .tracker import Tracker, Verdict
 
 log = logging.getLogger("companion.camera")
@@ -123,6 +124,7 @@ class Watcher:
         self._recogniser: Recogniser | None = None
         self._tracker: Tracker | None = None
         self._exposure = Exposure()
+        self._still = Stillness()
         self._frames: FrameSource | None = None
         self._expected: tuple[int, int] | None = None
         self._learnt: int | None = None
@@ -210,7 +212,7 @@ class Watcher:
         if now != self._expected:
             self._tracker.expect(tiles, expected["candidates"])
             self._expected = now
-        verdict = self._tracker.observe(frame)
+        verdict = self._tracker.observe(frame, again=self._still.same(frame))
         self._expose(self._tracker.observation)
         if verdict is not None:
             log.info("camera: %s", verdict.detail)
@@ -222,7 +224,13 @@ class Watcher:
             return
         before = self._exposure.bias
         ev = self._exposure.update(observation)
-        if ev != before and not self._frames.set_exposure_bias(ev):
+        if ev == before:
+            return
+        if self._frames.set_exposure_bias(ev):
+            # The next frame is read whatever it shows: the same reading again would ask for
+            # the same change again, and the bias would run to its end.
+            self._still.forget()
+        else:
             self._exposure.bias = 0.0  # the camera exposes as it will
 
     def _read_island(self, frame: np.ndarray, expected: dict[str, Any]) -> None:
@@ -274,6 +282,7 @@ class Watcher:
                 self._say(f"watching ({self.source}): the board is not in view ({e})")
             return recogniser.calibration is not None
         self._learnt = game
+        self._still.forget()  # the last reading was of the colours learnt before
         self._say(f"watching ({self.source})")
         try:
             atomic_write(self.calibration_path, dumps(recogniser.calibration).encode(), mode=0o644)
