@@ -248,7 +248,9 @@ class Game:
             raise IllegalAction(
                 *STEP_RULE[self.state.phase][:1], "no table decision is awaited now"
             )
-        total = sum(n for _, n in weights)
+        total = 0
+        for _, n in weights:  # a loop, not sum() over a generator: asked at every draw
+            total += n
         pick = chance.uniform(self.state.seed, self.state.draws)
         drawn = weights[-1][0]
         for action, n in weights:
@@ -276,7 +278,9 @@ class Game:
         s = self.state
         if by is not None and by != s.actor:
             self._check_actor(by, action)
-        if not self._listed(action):
+        # the engine's own draw for this decision is trusted without a call (most actions)
+        trusted = action is self._sampled and type(action) is tuple
+        if not trusted and not self._listed(action):
             if self._legal_set is None:
                 self._legal_set = set(self.legal_actions())
             # Legal actions hold only str, int and None; 58.0 or True would equal a legal 58 or
@@ -339,35 +343,41 @@ class Game:
         s = self.state
         while True:
             self._legal = self._legal_set = self._sampled = None
-            if s.pending and s.phase != "interrupt":
+            phase = s.phase
+            if phase == "interrupt":
+                if not self.legal_actions():
+                    interrupts.finish(s, ev)  # nothing left to choose
+                    continue
+            elif s.pending:
                 # a choice the last move raised comes first; then the paused phase goes on
-                s.pending[0]["resume"] = [s.phase, s.actor, s.ctx]
+                s.pending[0]["resume"] = [phase, s.actor, s.ctx]
                 s.phase, s.actor, s.ctx = "interrupt", s.pending[0]["actor"], {}
                 continue
-            if s.phase == "interrupt" and not self.legal_actions():
-                interrupts.finish(s, ev)  # nothing left to choose
-                continue
-            if not s.pending and scoring.end_if_over(s, ev):
-                continue  # C-2, C-4: the game ends at once, mid-turn if need be
-            if s.phase == "end":
+            if s.ends_mid_turn and not s.pending and scoring.end_if_over(s, ev):
+                continue  # C-2, C-4, E-6: the game ends at once, mid-turn if need be
+            # Each phase below has its own check (one phase at a time, asked after every step).
+            if phase in ENDS_BY_DONE:
+                # A seat holding red tiles is asked at step 1 even when none can be played:
+                # passing it by would tell every viewer which tiles it holds (spec §9, B-7).
+                # Likewise a defender with no repellent still answers (see creatures.attack).
+                held = (phase == "tile" and bool(s.hands[s.turn])) or phase == "defence"
+                if not held and self._only_done():
+                    PHASES[phase][1](s, DONE, ev)
+                    continue
+            elif phase == "end":
                 creatures.end_turn(s, ev)
                 continue
-            if s.phase == "sink" and sinking.current_terrain(s) is None:
-                s.phase, s.actor = "roll", CHANCE  # no land tile is left to remove (C-2)
-                continue
-            if s.phase == "roll" and s.from_sunk:
-                overpopulated.start(s, ev)  # P-5: the immediate point comes before the die
-                continue
-            if s.phase == "start":
+            elif phase == "sink":
+                if sinking.current_terrain(s) is None:
+                    s.phase, s.actor = "roll", CHANCE  # no land tile is left to remove (C-2)
+                    continue
+            elif phase == "roll":
+                if s.from_sunk:
+                    overpopulated.start(s, ev)  # P-5: the immediate point comes before the die
+                    continue
+            elif phase == "start":
                 s.phase, s.actor = "tile", s.turn
                 ev.append(Event("turn", {"seat": s.turn}))
-                continue
-            # A seat holding red tiles is asked at step 1 even when none can be played: passing
-            # it by would tell every viewer which tiles it holds (spec §9, B-7).
-            # Likewise a defender with no repellent still answers (see creatures.attack).
-            held = (s.phase == "tile" and bool(s.hands[s.turn])) or s.phase == "defence"
-            if s.phase in ENDS_BY_DONE and not held and self._only_done():
-                PHASES[s.phase][1](s, DONE, ev)
                 continue
             return
 

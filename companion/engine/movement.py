@@ -89,8 +89,17 @@ def movers(s: State) -> tuple[list[int], list[int]]:
 
 
 def _boats(s: State) -> list[int]:
-    """The boats on the board that the seat to move controls (B-14)."""
-    return [b for b, pos in enumerate(s.b_pos) if pos != OFF and s.controls(s.turn, b)]
+    """The boats on the board that the seat to move controls (B-14). Asked at every movement
+    point: an empty boat and a boat of one person are told apart here, without a call of
+    `State.controls` per boat."""
+    seat, b_people = s.turn, s.b_people
+    out: list[int] = []
+    for b, pos in enumerate(s.b_pos):
+        if pos != OFF:
+            aboard = b_people[b]
+            if not aboard or (aboard[0] // 10 == seat if len(aboard) == 1 else s.controls(seat, b)):
+                out.append(b)
+    return out
 
 
 def legal(s: State) -> list[Action]:
@@ -114,11 +123,10 @@ def can_move(s: State) -> bool:
             person_moves(s, p, out)
             if out:
                 return True
-    for b, pos in enumerate(s.b_pos):
-        if pos != OFF and s.controls(seat, b):
-            boat_moves(s, b, out)
-            if out:
-                return True
+    for b in _boats(s):
+        boat_moves(s, b, out)
+        if out:
+            return True
     return False
 
 
@@ -133,14 +141,16 @@ def random_move(s: State, rng: Random) -> Action:
     kinds = s.p_kind
     people: list[int] = []
     most: list[int] = []
+    slots = 1  # "done"
     for p in s.people_of(s.turn):
         bound = MOST_MOVES[kinds[p]]
         if bound:
             people.append(p)
             most.append(bound)
+            slots += bound
     boats = _boats(s)
     sails = len(boats) * MOST_SAILS
-    slots = sum(most) + sails + 1
+    slots += sails
     while True:
         k = chance.index(rng, slots)
         out: list[Action] = []

@@ -49,6 +49,8 @@ def ending(s: State) -> str | None:
     C-4 Atlantis is Gone: the last land tile has been removed. C-2 Leave No One Behind: the last
     person has left the board, saved or lost. Both end the game at once, mid-turn if need be.
     """
+    if not s.ends_mid_turn:
+        return None  # asked after every step: the base game ends only by the volcano
     modules = s.rules.modules
     if s.is_1986 and s.phase not in NOT_PLAYING:
         return None if _anyone_left(s) else "E-6"

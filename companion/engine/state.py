@@ -43,6 +43,10 @@ OFF: Final = -1
 
 SEAT_LETTERS = "ABCDEF"
 
+ENDS_MID_TURN: Final = frozenset({ESCAPE_1986, "leave-no-one-behind", "atlantis-is-gone"})
+"""The modules under which a game may end mid-turn, the last person or tile gone (C-2, C-4,
+E-6): only their games ask `scoring.ending` after every step."""
+
 
 class State:
     """The whole game at one moment, hidden facts included (the referee's knowledge)."""
@@ -85,6 +89,7 @@ class State:
         "seat_people",
         # derived from the rules, not stored
         "is_1986",
+        "ends_mid_turn",
         "access",
         "values",
         # indexes, rebuilt from the above
@@ -136,6 +141,7 @@ class State:
         self.c_gone = [False] * len(self.c_kind)  # removed from the game (eaten by a whirlpool...)
         self.in_play = kinds_in_play(rules)
         self.is_1986 = ESCAPE_1986 in rules.modules
+        self.ends_mid_turn = any(module in ENDS_MID_TURN for module in rules.modules)
         self.access = entrances(rules)  # access hex -> its safe island (B-15, E-7)
         # guard[dolphin] = the swimmer it protects (D-6)
         self.guard: dict[int, int] = {}
@@ -408,7 +414,7 @@ class State:
 
 _SHARED = (
     "rules", "players", "mode", "seed", "draws", "phase", "actor", "turn", "points", "roll",
-    "layout", "in_play", "is_1986", "access", "values", "volcano_turn",
+    "layout", "in_play", "is_1986", "ends_mid_turn", "access", "values", "volcano_turn",
 )  # fmt: skip
 
 
