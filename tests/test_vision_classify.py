@@ -283,6 +283,43 @@ def test_land_where_sea_was_seen_is_hidden_while_something_moves_over_the_board(
     assert at_rest.label == "beach" and at_rest.confidence > 0.5
 
 
+def test_land_where_a_piece_stood_in_the_sea_is_hidden_while_something_moves_over_it() -> None:
+    """B-21: a sunk tile does not come back. A boat or swimmers on a sunk beach position hide it
+    all but a rim of sea (hidden, yet sea is seen there); an arm reaching over it then shows a
+    beach's colour while something moves over the board: hidden, not a beach. The same reading
+    on a board at rest is kept, for the tracker to report a tile put back."""
+    import cv2
+
+    island = batch("normal")[0]
+    recogniser = Recogniser()
+    recogniser.calibration = recogniser.calibrate(island.setup.image, island.layout)
+    shot = next(
+        s
+        for s in island.shots
+        if sum(t == "sea" and island.layout[h] == "beach" for h, t in s.truth.positions.items())
+        and list(s.truth.positions.values()).count("sea") >= 3
+        and "beach" in s.truth.positions.values()
+    )
+    seen = recogniser.observe(shot.image)
+    truth = shot.truth.positions
+    sunk = next(h for h in geometry.LAND if truth[h] == "sea" and island.layout[h] == "beach")
+    others = [h for h in geometry.LAND if truth[h] == "sea" and h != sunk]
+    beach = next(h for h in geometry.LAND if seen.positions[h].label == "beach")
+    at_rest = shot.image.copy()
+    swimmers = seen.registration.to_image(geometry.outline(*geometry.centre(sunk), 0.56))
+    cv2.fillConvexPoly(at_rest, np.round(swimmers).astype(np.int32), (40, 70, 110))
+    recogniser.forget()
+    covered = recogniser.observe(at_rest).positions[sunk]
+    assert covered.hidden and 0.05 < covered.sea_share < 0.5
+    moving = at_rest.copy()
+    _paint(moving, seen, sunk, _colour_at(shot.image, seen, beach))
+    for h in others[:2]:  # a sleeve moving over two more
+        _paint(moving, seen, h, np.array([130, 40, 90]))
+    assert recogniser.observe(moving).positions[sunk].hidden
+    still = recogniser.observe(moving).positions[sunk]
+    assert still.label == "beach" and still.confidence > 0.5
+
+
 def test_a_skin_coloured_arm_is_hidden_not_read_as_a_tile() -> None:
     """Unsure is a verdict: under the renderer's arm (skin, its band from the frame's edge, its
     shadow), at 640×480, no position is read wrong with confidence ≥ 0.5; many are hidden."""

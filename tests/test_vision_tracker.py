@@ -65,6 +65,9 @@ def recogniser() -> Recogniser:
 def tracker_at_rest(positions: dict[int, str]) -> Tracker:
     """A tracker that has seen the board in `positions` settle, the game believing it."""
     tracker = Tracker(recogniser(), stable_frames=3)
+    # another moment of the game: what the shared recogniser saw of other tests' boards
+    # (where it saw sea, say) is not this board's
+    tracker.recogniser.forget()
     tracker.expect(land(positions), synth.legal_sinks(positions))
     assert [tracker.observe(f) for f in photos(positions, 4, seed=1)] == [None] * 4
     return tracker
