@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import struct
 from collections.abc import Sequence
 from random import Random
 from typing import TypeVar
@@ -18,6 +19,8 @@ from typing import TypeVar
 T = TypeVar("T")
 
 _SCALE = 2.0**-53
+_NUMBER = struct.Struct("<q")  # a draw's number as hashed: 8 bytes, little-endian, signed
+_DIGEST = struct.Struct("<Q")  # the 8-byte digest read as a whole number, little-endian
 
 
 @functools.lru_cache(maxsize=256)
@@ -32,8 +35,9 @@ def _keyed(seed: int) -> hashlib.blake2b:
 def uniform(seed: int, draw: int) -> float:
     """Draw number `draw` of the game whose secret is `seed`: a number in [0, 1)."""
     h = _keyed(seed).copy()
-    h.update(draw.to_bytes(8, "little", signed=True))
-    return (int.from_bytes(h.digest(), "little") >> 11) * _SCALE
+    h.update(_NUMBER.pack(draw))  # = draw.to_bytes(8, "little", signed=True), without keywords
+    number: int = _DIGEST.unpack(h.digest())[0]
+    return (number >> 11) * _SCALE
 
 
 def pick(rng: Random, items: Sequence[T]) -> T:

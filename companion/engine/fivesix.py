@@ -79,8 +79,6 @@ def boats_for(s: State, seat: int) -> int:
     return BOATS_PER_PLAYER
 
 
-def last_on_occupied(s: State, seat: int, unplaced: int) -> bool:
-    """P-2: is this seat's next person its last, which must join a person of another colour?"""
-    if crowded(s.rules) or seat not in LAST_ON_OCCUPIED.get(s.players, ()):
-        return False
-    return unplaced == 1
+def last_on_occupied(s: State, seat: int) -> bool:
+    """P-2: must this seat's last person join a person of another colour?"""
+    return not crowded(s.rules) and seat in LAST_ON_OCCUPIED.get(s.players, ())

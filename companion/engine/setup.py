@@ -125,8 +125,9 @@ def island_full(s: State) -> bool:
 
 def placing_last(s: State, seat: int) -> bool:
     """P-2: does this seat's last person, now to be placed, have to join another colour?"""
-    left = sum(1 for p in s.people_of(seat) if s.p_kind[p] == UNPLACED)
-    return fivesix.last_on_occupied(s, seat, left)
+    if not fivesix.last_on_occupied(s, seat):
+        return False  # most seats: no need to count (asked at every placement)
+    return sum(1 for p in s.people_of(seat) if s.p_kind[p] == UNPLACED) == 1
 
 
 def placement_refusal(s: State, seat: int, h: int, full: bool, last: bool) -> IllegalAction | None:

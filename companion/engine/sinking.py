@@ -34,8 +34,13 @@ def candidates(s: State) -> list[int]:
     """B-21: tiles of the current terrain touching the sea; if none does, any of that terrain."""
     t = current_terrain(s)
     terrain = s.terrain
-    tiles = [h for h in board.LAND if terrain[h] == t]
-    coastal = [h for h in tiles if touches_sea(terrain, h)]
+    tiles: list[int] = []
+    coastal: list[int] = []
+    for h in board.LAND:  # one pass over the island: asked at every removal
+        if terrain[h] == t:
+            tiles.append(h)
+            if touches_sea(terrain, h):
+                coastal.append(h)
     return coastal or tiles
 
 
@@ -342,7 +347,7 @@ def _whirlpool(s: State, h: int, ev: list[Event]) -> None:
         if b != OFF:
             people.extend(s.b_people[b])
             boats.append(b)
-        beasts.extend(c for c, pos in enumerate(s.c_pos) if pos == x)
+        beasts.extend(s.creatures_at(x))
     for p in people:
         pieces.lose(s, p)
     for b in boats:

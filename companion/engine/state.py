@@ -38,6 +38,12 @@ PLACE_NAMES = ("unplaced", "land", "boat", "sea", "saved", "lost")
 
 CREATURE_KINDS = ("serpent", "shark", "whale", "dolphin", "squid")
 """Every creature piece of the box and its kits, in this order (a creature's number is its place)."""
+CREATURES: Final = tuple(k for k in CREATURE_KINDS for _ in range(PIECES[k]))
+"""Each creature's kind by its number: the pieces of a kind are numbered together."""
+OF_KIND: Final = {
+    k: range(CREATURES.index(k), CREATURES.index(k) + PIECES[k]) for k in CREATURE_KINDS
+}
+"""The numbers of each kind's creatures (asked for one kind, not all 25 pieces are looked at)."""
 OFF: Final = -1
 """Position of a boat in the supply, or of a creature not on the board."""
 
@@ -136,7 +142,7 @@ class State:
         self.p_at = {p: OFF for p in ids}
         self.b_pos = [OFF] * PIECES["boat"]
         self.b_people: list[list[int]] = [[] for _ in range(PIECES["boat"])]
-        self.c_kind = [k for k in CREATURE_KINDS for _ in range(PIECES[k])]
+        self.c_kind = list(CREATURES)
         self.c_pos = [OFF] * len(self.c_kind)
         self.c_gone = [False] * len(self.c_kind)  # removed from the game (eaten by a whirlpool...)
         self.in_play = kinds_in_play(rules)
@@ -234,14 +240,21 @@ class State:
         return [b for b, pos in enumerate(self.b_pos) if pos == OFF]
 
     def creatures_in_supply(self, kind: str) -> list[int]:
-        return [
-            c
-            for c, k in enumerate(self.c_kind)
-            if k == kind and self.c_pos[c] == OFF and not self.c_gone[c]
-        ]
+        pos, gone = self.c_pos, self.c_gone
+        return [c for c in OF_KIND[kind] if pos[c] == OFF and not gone[c]]
 
     def on_board(self, kind: str) -> list[int]:
-        return [c for c, k in enumerate(self.c_kind) if k == kind and self.c_pos[c] != OFF]
+        pos = self.c_pos
+        return [c for c in OF_KIND[kind] if pos[c] != OFF]
+
+    def creatures_at(self, h: int) -> list[int]:
+        """The creatures at h, by number (most hexes hold none: the counts say so first)."""
+        if not (
+            self.n_serpent[h] or self.n_shark[h] or self.n_whale[h] or self.n_dolphin[h]
+            or self.n_squid[h]
+        ):  # fmt: skip
+            return []
+        return [c for c, pos in enumerate(self.c_pos) if pos == h]
 
     def vacant(self, h: int) -> bool:
         """A sea hex with no person, boat or creature (spec: 'vacant')."""
