@@ -47,6 +47,7 @@ from .exposure import Exposure
 from .markers import MarkerLayout
 from .markers import load as load_markers
 from .recognise import NotRegistered, Recogniser
+from .still import Stillness
 from .tracker import Tracker, Verdict
 
 FRAMES = 200
@@ -246,10 +247,12 @@ def play(
     """One synthetic game (`synth.game`) through a `Tracker`. After each turn the game follows
     the board as it truly is, as people confirm or correct the camera's proposal. With
     `exposure`, the camera's exposure is set from each frame as the watcher sets it
-    (`Exposure`); without, the camera's auto exposure alone."""
+    (`Exposure`); without, the camera's auto exposure alone. As in the watcher, a frame that
+    shows what the last one read did is not read again (`Stillness`)."""
     markers = markers or load_markers()
     recogniser = Recogniser(markers)
     tracker = Tracker(recogniser, STABLE_FRAMES)
+    still = Stillness()
     controls = synth.Controls()
     control = Exposure() if exposure else None
     tally = Turns()
@@ -288,9 +291,12 @@ def play(
                 close()
             turn = sunk
         shown = state
-        verdict = tracker.observe(shot.image)
+        verdict = tracker.observe(shot.image, again=still.same(shot.image))
         if control is not None and tracker.observation is not None:
+            before = controls.exposure_bias
             controls.exposure_bias = control.update(tracker.observation)
+            if controls.exposure_bias != before:
+                still.forget()
         if verdict is None:
             continue
         if turn is None or first is not None:
