@@ -150,6 +150,9 @@ class Store:
             )
             self.db = self._open()
         self.tally = self._read_tally()
+        self._copies: list[_Copy | None] = [None, None]
+        """The witness's two copies, opened at their first write and kept open: opening,
+        sizing and closing a file after every command cost more than writing it."""
         self._tails: dict[int, Tail] = {}
         self._logged = True
         """Committed since the last `checkpoint` (or left in the log by the last run)?"""
@@ -164,6 +167,7 @@ class Store:
         store.recovered = None
         store.db = sqlite3.connect(f"file:{store.path}?mode=ro", uri=True, check_same_thread=False)
         store.tally = store._read_tally()
+        store._copies = [None, None]
         store._tails = {}
         store._logged = False
         return store
@@ -206,12 +210,12 @@ class Store:
         self._written += 1
         games = ", ".join(self._entries.values())
         text = f'{{"written": {self._written}, "games": {{{games}}}}}'.encode()
+        which = self._written % 2
         try:
-            fd = os.open(self._tally_paths[self._written % 2], os.O_WRONLY | os.O_CREAT, 0o600)
-            try:  # JSON may end in spaces: pad over a longer old text rather than truncate
-                os.pwrite(fd, text.ljust(os.fstat(fd).st_size), 0)
-            finally:
-                os.close(fd)
+            copy = self._copies[which]
+            if copy is None:
+                copy = self._copies[which] = _Copy(self._tally_paths[which])
+            copy.write(text)
         except OSError:
             pass  # a full disk: the database refused the write first, or will say so next
 
@@ -295,6 +299,10 @@ class Store:
 
     def close(self) -> None:
         self.db.close()
+        for copy in self._copies:
+            if copy is not None:
+                copy.file.close()
+        self._copies = [None, None]
 
     @contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:
@@ -606,6 +614,21 @@ def _chain_all(db: sqlite3.Connection) -> None:
             "UPDATE actions SET chain = ? WHERE game_id = ? AND seq = ?",
             (chains[game_id], game_id, seq),
         )
+
+
+class _Copy:
+    """One copy of the witness, open for writing in place (`Store._witness`)."""
+
+    def __init__(self, path: Path) -> None:
+        # Kept open for the store's life (closed by `Store.close`, else when collected).
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT, 0o600)
+        self.file = open(fd, "wb", buffering=0)  # noqa: SIM115
+        self.size = os.fstat(self.file.fileno()).st_size
+
+    def write(self, text: bytes) -> None:
+        # JSON may end in spaces: pad over a longer old text rather than truncate.
+        os.pwrite(self.file.fileno(), text.ljust(self.size), 0)
+        self.size = max(self.size, len(text))
 
 
 def _tally_paths(path: Path) -> tuple[Path, tuple[Path, Path]]:
