@@ -62,11 +62,13 @@ def views(
     shown = Shown() if shown is None else shown
     over = s.phase in ("over", "reveal")  # at the end every value is shown (or told)
     own_values = s.rules.option("own_values_visible") == "yes"
-    pieces = (tuple(s.p_kind.items()), tuple(s.p_at.items()))
+    # Sources are compared as copies of the state's dicts (a C-level copy and compare), not
+    # as tuples of their items, which cost more than the rest of an unchanged view.
+    pieces = (dict(s.p_kind), dict(s.p_at))
     placed = shown.part("placed", pieces, lambda: _placed(s))
     # Who sees which values: everyone all at the end, the referee always, a seat its own
     # under own_values_visible; nobody else any. Built for each key at most once.
-    values = (pieces, tuple(s.p_value.items()), over, own_values)
+    values = (pieces, dict(s.p_value), over, own_values)
     people_seen: dict[Any, list[dict[str, Any]]] = shown.part("people", values, dict)
 
     def people(viewer: View) -> list[dict[str, Any]]:
@@ -104,7 +106,7 @@ def views(
     creatures = shown.part(
         "creatures",
         (tuple(s.c_pos), tuple(s.c_gone), tuple(s.c_kind), frozenset(s.in_play),
-         tuple(s.guard.items())),
+         dict(s.guard)),
         lambda: [_creature(s, c) for c in range(len(s.c_kind)) if s.c_kind[c] in s.in_play],
     )  # fmt: skip
     turns_taken = list(s.turns_taken)
