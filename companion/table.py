@@ -605,12 +605,18 @@ class Table:
         stored = KINDS[loaded.record.kind].check(action)
         done = Done(stored, command.source, command.seat, events, command.request_id, note)
         view = engine_view(_reader(command))
-        reply = Reply(command.request_id, True, loaded.record.id, None,
-                      [e.project(view) for e in events])  # fmt: skip
-        seqs = self._commit(loaded, [done, *self._draws(loaded)], _request(command, reply))
+        seen = [e.project(view) for e in events]
+        # The reply is kept with what it stored only when its sender may resend it (a request
+        # id); the store numbers it then.
+        request = None
+        if command.request_id:
+            request = _request(
+                command, Reply(command.request_id, True, loaded.record.id, None, seen)
+            )
+        seqs = self._commit(loaded, [done, *self._draws(loaded)], request)
         if tell_state:
             self._tell_state(loaded)
-        return replace(reply, seq=seqs[0])
+        return Reply(command.request_id, True, loaded.record.id, seqs[0], seen)
 
     def _commit(
         self, loaded: Loaded, done: list[Done], request: Request | None = None
@@ -700,8 +706,10 @@ class Table:
         snapshots = self._snapshots(loaded, views) if snapshot and views else {}
         made: dict[View, Event] = {}
         for view in views:
-            told = data(view) if data is not None else {}
-            made[view] = Event(game_id, seq, kind, {**told, **snapshots.get(view, {})})
+            if data is None:  # the snapshot alone, as built (not copied again)
+                made[view] = Event(game_id, seq, kind, snapshots.get(view, {}))
+            else:
+                made[view] = Event(game_id, seq, kind, {**data(view), **snapshots.get(view, {})})
         for sub in following:
             self._tell(sub, made[sub.view])
 
