@@ -141,9 +141,17 @@ def can_take_effect(s: State, back: str) -> bool:
 def legal_play(s: State) -> list[Action]:
     """Step 1: at most one red turn tile that the hand may hold and that can take effect."""
     out: list[Action] = []
-    if s.hands[s.turn]:
+    hand = s.hands[s.turn]
+    if hand:
+        # a back neither told in the hand nor possible for an untold tile is not `find`'s to
+        # look for (asked at every step 1 of a seat holding tiles)
+        held = {k for _, k in hand}
         for back in PLAYED_IN_ORDER:
-            if find(s, s.turn, back) is not None and can_take_effect(s, back):
+            if (
+                (back in held or None in held)
+                and find(s, s.turn, back) is not None
+                and can_take_effect(s, back)
+            ):
                 out.append(("play", back))
     out.append(("done",))
     return out

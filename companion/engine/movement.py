@@ -119,7 +119,10 @@ def can_move(s: State) -> bool:
     seat = s.turn
     out: list[Action] = []
     for p in s.people_of(seat):
-        if s.p_kind[p] in (LAND, BOAT, SEA):
+        kind = s.p_kind[p]
+        if kind == LAND and board.WATER_NEIGHBOURS[s.p_at[p]]:
+            return True  # `person_moves` offers a person on land each neighbour (B-12)
+        if kind in (BOAT, SEA):
             person_moves(s, p, out)
             if out:
                 return True

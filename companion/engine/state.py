@@ -233,7 +233,8 @@ class State:
             return True
         if len(aboard) == 1:
             return aboard[0] // 10 == seat
-        return seat in self.controllers(b)
+        seats = [p // 10 for p in aboard]  # at most three
+        return seats.count(seat) == max(map(seats.count, seats))
 
     def boats_left(self) -> list[int]:
         """Boats in the supply."""
