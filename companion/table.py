@@ -651,15 +651,18 @@ class Table:
 
     def _publish(self, loaded: Loaded, events: Sequence[AnyEvent], first: int) -> None:
         """Tell every subscriber of the game its projection of `events`, numbered from `first`:
-        projected once per view, the same Event to every subscriber of that view."""
+        projected once per view, and one Event for every view whose projection is the same (most
+        events hide nothing), so that a stream encodes each once however many views it goes to."""
         game_id = loaded.record.id
         self.told += 1
         told: dict[View, list[Event]] = {}
+        made: list[list[Event]] = [[] for _ in events]  # each event's, one per projection
         for sub in self._following(game_id):
             if sub.view not in told:
                 view = engine_view(sub.view)
                 told[sub.view] = [
-                    Event(game_id, first + i, e.kind, e.project(view)) for i, e in enumerate(events)
+                    _shared(made[i], game_id, first + i, e.kind, e.project(view))
+                    for i, e in enumerate(events)
                 ]
             for event in told[sub.view]:
                 self._tell(sub, event)
@@ -1124,6 +1127,15 @@ def version(loaded: Loaded) -> int:
     """What the game is now, as a number: the last action in force (an undo gives back the
     number of the board it returns to, and a new action always a new one)."""
     return loaded.log[-1].seq if loaded.log else 0
+
+
+def _shared(made: list[Event], game: int, seq: int, kind: str, data: dict[str, Any]) -> Event:
+    """The Event of `made` with this data, else a new one (added to `made`)."""
+    for event in made:
+        if event.data == data:
+            return event
+    made.append(Event(game, seq, kind, data))
+    return made[-1]
 
 
 def _not_theirs(kind: Kind, game: AnyGame, seat: int | None) -> str:
