@@ -27,6 +27,7 @@ from typing import Any
 from flask import Flask
 from playwright.sync_api import Browser, Page
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
+from waitress import wasyncore
 
 from companion import config
 from companion.commands import Command
@@ -312,8 +313,10 @@ def serving(folder: Path) -> Iterator[Live]:
         deadline = time.monotonic() + 5
         while streams.count() and time.monotonic() < deadline:
             time.sleep(0.02)
-        server.close()
-        server.task_dispatcher.shutdown(timeout=5)
+        server.task_dispatcher.shutdown(timeout=5)  # the workers end (they use the loop)
+        # Closed from the loop's own thread: closing its sockets from here raced its select
+        # (an EBADF in the waitress thread now and then).
+        server.trigger.pull_trigger(lambda: wasyncore.close_all(server._map))
         thread.join(5)
         table.stop()
         table._store.close()
