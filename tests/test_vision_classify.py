@@ -17,7 +17,7 @@ import numpy as np
 from companion.engine import board
 from companion.vision import geometry
 from companion.vision.calibrate import dumps, group, load, parse_layout
-from companion.vision.classify import Calibration
+from companion.vision.classify import Calibration, HexVerdict
 from companion.vision.recognise import Observation, Recogniser
 
 from .vision_support import batch, observed
@@ -208,6 +208,7 @@ def test_sunk_positions_become_sea_references_for_the_second_pass(
             recogniser = Recogniser()
             recogniser.calibration = recogniser.calibrate(island.setup.image, island.layout)
             for shot in island.shots:
+                recogniser.forget()  # the island's photos are unrelated moments of a game
                 seen = recogniser.observe(shot.image)
                 count += sum(
                     v.land == (shot.truth.positions[h] != "sea") for h, v in seen.positions.items()
@@ -283,11 +284,13 @@ def test_land_where_sea_was_seen_is_hidden_while_something_moves_over_the_board(
     assert at_rest.label == "beach" and at_rest.confidence > 0.5
 
 
-def test_land_where_a_piece_stood_in_the_sea_is_hidden_while_something_moves_over_it() -> None:
-    """B-21: a sunk tile does not come back. A boat or swimmers on a sunk beach position hide it
-    all but a rim of sea (hidden, yet sea is seen there); an arm reaching over it then shows a
-    beach's colour while something moves over the board: hidden, not a beach. The same reading
-    on a board at rest is kept, for the tracker to report a tile put back."""
+def _piece_on_a_sunk_beach(
+    radius: float, colour: np.ndarray | None
+) -> tuple[Recogniser, HexVerdict, HexVerdict, np.ndarray]:
+    """A normal photo in which a piece of `colour` (None: the colour of sand), `radius` hex
+    units wide, stands on a sunk beach position: the recogniser, having seen it at rest, and
+    its verdicts for that position at rest and in the next photo, where an arm shows sand over
+    the position while a sleeve moves over two more; and that photo."""
     import cv2
 
     island = batch("normal")[0]
@@ -305,19 +308,39 @@ def test_land_where_a_piece_stood_in_the_sea_is_hidden_while_something_moves_ove
     sunk = next(h for h in geometry.LAND if truth[h] == "sea" and island.layout[h] == "beach")
     others = [h for h in geometry.LAND if truth[h] == "sea" and h != sunk]
     beach = next(h for h in geometry.LAND if seen.positions[h].label == "beach")
+    sand = _colour_at(shot.image, seen, beach)
     at_rest = shot.image.copy()
-    swimmers = seen.registration.to_image(geometry.outline(*geometry.centre(sunk), 0.56))
-    cv2.fillConvexPoly(at_rest, np.round(swimmers).astype(np.int32), (40, 70, 110))
+    piece = seen.registration.to_image(geometry.outline(*geometry.centre(sunk), radius))
+    paint = (sand if colour is None else colour).tolist()
+    cv2.fillConvexPoly(at_rest, np.round(piece).astype(np.int32), paint)
     recogniser.forget()
-    covered = recogniser.observe(at_rest).positions[sunk]
-    assert covered.hidden and 0.05 < covered.sea_share < 0.5
+    afloat = recogniser.observe(at_rest).positions[sunk]
     moving = at_rest.copy()
-    _paint(moving, seen, sunk, _colour_at(shot.image, seen, beach))
+    _paint(moving, seen, sunk, sand)
     for h in others[:2]:  # a sleeve moving over two more
         _paint(moving, seen, h, np.array([130, 40, 90]))
-    assert recogniser.observe(moving).positions[sunk].hidden
-    still = recogniser.observe(moving).positions[sunk]
+    return recogniser, afloat, recogniser.observe(moving).positions[sunk], moving
+
+
+def test_land_where_a_piece_stood_in_the_sea_is_hidden_while_something_moves_over_it() -> None:
+    """B-21: a sunk tile does not come back. A boat or swimmers on a sunk beach position hide it
+    all but a rim of sea (hidden, yet sea is seen there); an arm reaching over it then shows a
+    beach's colour while something moves over the board: hidden, not a beach. The same reading
+    on a board at rest is kept, for the tracker to report a tile put back."""
+    recogniser, covered, under_arm, moving = _piece_on_a_sunk_beach(0.56, np.array([40, 70, 110]))
+    assert covered.hidden and 0.05 < covered.sea_share < 0.5
+    assert under_arm.hidden
+    still = recogniser.observe(moving).positions[under_arm.hex]
     assert still.label == "beach" and still.confidence > 0.5
+
+
+def test_a_boat_read_as_a_beach_in_the_sea_is_remembered_as_sea_under_a_moving_arm() -> None:
+    """B-21: a sunk tile does not come back. A boat the colour of sand on a sunk beach position
+    reads as beach at rest, with the sea showing around it over more of the position than a
+    tile ever shows; an arm reaching over it then: hidden, not a beach."""
+    _, afloat, under_arm, _ = _piece_on_a_sunk_beach(0.45, None)
+    assert afloat.label == "beach" and afloat.sea_share >= 0.2
+    assert under_arm.hidden
 
 
 def test_a_skin_coloured_arm_is_hidden_not_read_as_a_tile() -> None:

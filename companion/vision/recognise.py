@@ -35,12 +35,29 @@ leave a rim of sea in view, a tile under people shows next to none (on the rende
 hidden positions at rest: 97 % of the sunk ones showed this much sea, 13 % of the tiles)."""
 
 
+PIECE_SEA = 0.2
+"""Share of a position's samples looking like sea beyond which land read there is a piece
+standing in the sea (a boat the colour of sand read as beach): a tile, people on it or not,
+shows next to none (`tracker.BACK_SEA`). On the renderer's arm photos (dev seeds 11-14, both
+sizes), land verdicts showing this much sea: 27 of the 56 on sunk positions, 97 of 32,019 on
+tiles (a tile in a hard shadow). Such a tile is only hidden while something moves over the
+board, and leaves the memory once read at rest without sea."""
+
+
 def changed(median: np.ndarray, before: np.ndarray) -> frozenset[int]:
     """The hexes of `geometry.HEXES` whose median colour (hexes, 3) moved since `before`."""
     change = median - before
     change -= np.median(change, axis=0)  # the camera's exposure, not motion
     rows = np.flatnonzero(np.abs(change).max(axis=1) > MOVED)
     return frozenset(geometry.HEXES[k] for k in rows)
+
+
+def _sea_shown(v: HexVerdict) -> bool:
+    """The position shows sea (its tile gone): plainly, or around a piece standing on it."""
+    if v.hidden:  # a boat or a creature on the sunk position: its rim of sea still shows
+        return v.sea_share >= PIECE_RIM
+    # or a piece read as land (or sea, unsurely), standing in more sea than a tile shows
+    return v.probabilities.get("sea", 0.0) > SURE_SEA or v.sea_share >= PIECE_SEA
 
 
 class NotRegistered(Exception):
@@ -192,30 +209,21 @@ class Recogniser:
         self.steady.forget()
 
     def _recall(self, verdicts: dict[int, HexVerdict], median: np.ndarray) -> dict[int, HexVerdict]:
-        """Positions seen plainly as sea that read as land while something moves over the
+        """Positions seen as sea (`_sea_shown`) that read as land while something moves over the
         board are hidden: a sunk tile does not come back, and an arm's skin can pass for a
         beach. On a board at rest such a position keeps its verdict (a tile put back by
         mistake is the tracker's to report), and leaves the memory."""
         # more than one hex: a tile put back changes its own position alone
         moving = self._last_median is not None and len(changed(median, self._last_median)) > 1
         self._last_median = median
-        plain_sea = frozenset(
-            h
-            for h in geometry.LAND
-            if h in verdicts
-            and (
-                verdicts[h].probabilities.get("sea", 0.0) > SURE_SEA
-                if not verdicts[h].hidden
-                # a boat or a creature on the sunk position: its rim of sea still shows
-                else verdicts[h].sea_share >= PIECE_RIM
-            )
-        )
+        plain_sea = frozenset(h for h in geometry.LAND if h in verdicts and _sea_shown(verdicts[h]))
         out = dict(verdicts)
         for h in self._sea_seen:
             v = out.get(h)
             if v is not None and v.land and moving:
                 out[h] = dataclasses.replace(v, label=HIDDEN, confidence=0.0)
-        back = {h for h, v in out.items() if v.land}  # a tile seen back on a board at rest
+        # a tile seen back on a board at rest: land, and no sea around it
+        back = {h for h, v in out.items() if v.land and v.sea_share < PIECE_RIM}
         self._sea_seen = (self._sea_seen | plain_sea) - back
         return out
 
