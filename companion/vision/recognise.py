@@ -213,8 +213,9 @@ class Recogniser:
         board are hidden: a sunk tile does not come back, and an arm's skin can pass for a
         beach. On a board at rest such a position keeps its verdict (a tile put back by
         mistake is the tracker's to report), and leaves the memory."""
-        # more than one hex: a tile put back changes its own position alone
-        moving = self._last_median is not None and len(changed(median, self._last_median)) > 1
+        # A tile put back by mistake is read at the next frame at rest (the tracker waits for
+        # several anyway); a hand or an arm may change no other hex by much.
+        moving = self._last_median is not None and bool(changed(median, self._last_median))
         self._last_median = median
         plain_sea = frozenset(h for h in geometry.LAND if h in verdicts and _sea_shown(verdicts[h]))
         out = dict(verdicts)
