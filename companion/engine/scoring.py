@@ -54,7 +54,7 @@ def ending(s: State) -> str | None:
     modules = s.rules.modules
     if s.is_1986 and s.phase not in NOT_PLAYING:
         return None if _anyone_left(s) else "E-6"
-    if (NO_ONE_BEHIND not in modules and GONE not in modules) or s.phase in NOT_PLAYING:
+    if s.phase in NOT_PLAYING:  # past the guard above, one of the two challenges is played
         return None
     if GONE in modules and all(s.terrain[h] is None for h in board.LAND):
         return "C-4"
