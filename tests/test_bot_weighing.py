@@ -44,7 +44,8 @@ def test_weighing_gives_the_mean_of_each_samples_score_to_the_last_bit(
                 after = first.copy()
                 after.apply(action)
                 own = {p: after.state.p_value[p] for p in after.state.people_of(seat)}
-                scores = [evaluate.score(after.state, seat, g.p_value | own) for g in samples]
+                values = [[own.get(p, v) for p, v in enumerate(g.p_value)] for g in samples]
+                scores = [evaluate.score(after.state, seat, vals) for vals in values]
                 assert weigh(after.state) == sum(scores) / len(scores)
                 weighed += 1
         game.apply(rng.choice(game.legal_actions()))

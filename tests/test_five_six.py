@@ -243,8 +243,8 @@ def test_P_1_P_2_people_put_back_are_in_no_view_and_never_lost(players: int, eac
     rng = random.Random(3)
     while not game.over:
         game.apply(game.draw() if game.is_chance() else rng.choice(game.legal_actions()))
-    assert sorted(Counter(p // 10 for p in s.p_kind).values()) == [each] * players
-    assert all(kind in (SAVED, LOST) for kind in s.p_kind.values())
+    assert sorted(Counter(p // 10 for p in s.p_owner).values()) == [each] * players
+    assert all(s.p_kind[p] in (SAVED, LOST) for p in s.p_owner)
     lost = [e for e in game.referee_view()["people"] if e["where"] == "lost"]
     assert len(lost) <= players * each
 

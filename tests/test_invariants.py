@@ -211,7 +211,7 @@ def test_every_kind_of_corruption_is_caught_in_a_real_game() -> None:
         game.apply(game.draw() if game.is_chance() else rng.choice(game.legal_actions()))
     assert violations(game) == []
     s0 = game.state
-    on_land = next(p for p, k in s0.p_kind.items() if k == LAND)
+    on_land = next(p for p in s0.p_owner if s0.p_kind[p] == LAND)
     boat = next(b for b, pos in enumerate(s0.b_pos) if pos != OFF)
     sea = next(h for h in range(board_.SIZE) if s0.vacant(h))
     land = next(h for h in board_.LAND if s0.terrain[h] is not None)
@@ -220,7 +220,7 @@ def test_every_kind_of_corruption_is_caught_in_a_real_game() -> None:
         s.swimmers[sea].append(on_land)
 
     def crowded(s: State) -> None:
-        movers = [p for p, k in s.p_kind.items() if k == LAND][:4]
+        movers = [p for p in s.p_owner if s.p_kind[p] == LAND][:4]
         for p in movers:
             s.p_kind[p], s.p_at[p] = BOAT, boat
         s.b_people[boat].extend(movers)

@@ -72,9 +72,10 @@ def shares(s: State, promised: Promises | None = None) -> list[tuple[int, float]
     (`promised`: `promises(s)`, when the caller already has it)."""
     on_land, on_boat, in_sea = promises(s) if promised is None else promised
     shark_near, serpent_near, whale_near = _reach(s)
-    p_at, terrain, b_pos = s.p_at, s.terrain, s.b_pos
+    p_kind, p_at, terrain, b_pos = s.p_kind, s.p_at, s.terrain, s.b_pos
     out = []
-    for p, kind in s.p_kind.items():
+    for p in s.p_owner:
+        kind = p_kind[p]
         if kind == LAND:
             h = p_at[p]
             share = on_land[h] + TERRAIN_BONUS.get(terrain[h] or "", 0.0)
@@ -126,7 +127,7 @@ def _reach_from(
     return frozenset(near["shark"]), frozenset(near["serpent"]), frozenset(near["whale"])
 
 
-def expectations(s: State, values: dict[int, int | None] | None = None) -> list[float]:
+def expectations(s: State, values: list[int | None] | None = None) -> list[float]:
     """Each seat's expected points as the position stands (values: as the evaluator believes
     them; a None value counts the mean, and every person counts 1 in the 1986 ruleset)."""
     vals = s.p_value if values is None else values
@@ -138,7 +139,7 @@ def expectations(s: State, values: dict[int, int | None] | None = None) -> list[
     return out
 
 
-def score(s: State, seat: int, values: dict[int, int | None] | None = None) -> float:
+def score(s: State, seat: int, values: list[int | None] | None = None) -> float:
     """The position for `seat`: its expectation less the best other seat's (a won game is worth
     more than any position, a lost one less)."""
     if s.result is not None:
@@ -168,7 +169,7 @@ class Weighing:
     most actions weighed leave the other seats' people where they were: their expectations,
     sample by sample, are kept by the shares they were summed from and not summed again."""
 
-    def __init__(self, s: State, seat: int, samples: list[dict[int, int | None]]) -> None:
+    def __init__(self, s: State, seat: int, samples: list[list[int | None]]) -> None:
         self.seat = seat
         self.players = s.players
         self.promised = promises(s)
@@ -198,7 +199,7 @@ class Weighing:
         return sum([_against(mine, best, total, k) for best, total, k in others]) / n
 
     def _others(
-        self, values: dict[int, int | None], theirs: list[tuple[int, float]]
+        self, values: list[int | None], theirs: list[tuple[int, float]]
     ) -> tuple[float, float, int]:
         """The other seats' expectations by one sample's values: the best, their sum, how many."""
         out = [0.0] * self.players

@@ -38,7 +38,7 @@ def violations(game: Game | State) -> list[str]:
 
 def _counts_1986(s: State, out: list[str]) -> None:
     """E-4: people carry no value; E-3: dolphins never protect; E-6: a score is a head count."""
-    valued = [person_name(p) for p, v in s.p_value.items() if v is not None]
+    valued = [person_name(p) for p in s.p_owner if s.p_value[p] is not None]
     if valued:
         out.append(f"people with a value in the 1986 ruleset: {', '.join(valued)}")
     if s.guard:
@@ -55,7 +55,8 @@ def _people(s: State, out: list[str]) -> None:
         chain(chain.from_iterable(s.land_people), chain.from_iterable(s.swimmers),
               chain.from_iterable(s.b_people))
     )  # fmt: skip
-    for p, kind in s.p_kind.items():
+    for p in s.p_owner:
+        kind = s.p_kind[p]
         indexed = kind in (LAND, SEA, BOAT)
         if seen[p] != (1 if indexed else 0):
             out.append(f"{person_name(p)} is in {seen[p]} places on the board (kind {kind})")
@@ -68,17 +69,17 @@ def _people(s: State, out: list[str]) -> None:
         elif kind == SAVED and not board.IS_SAFE[s.p_at[p]]:
             out.append(f"{person_name(p)} is saved but not on a safe island")
     for p in seen:
-        if p not in s.p_kind:
+        if p not in s.p_owner:
             out.append(f"an unknown person {p} is on the board")
     # P-1, P-2: people put back in the box are not in the game at all, not even as lost
     values = people_values(s.rules, s.players)
-    if s.p_kind.keys() != _ids(s.players, len(values)):
-        per_seat = Counter(p // 10 for p in s.p_kind)
+    if s.p_owner.keys() != _ids(s.players, len(values)):
+        per_seat = Counter(p // 10 for p in s.p_owner)
         for seat in range(s.players):
             if per_seat[seat] != len(values):
                 out.append(f"seat {seat + 1} has {per_seat[seat]} people; this game gives each "
                            f"{len(values)}")  # fmt: skip
-    told = Counter((p // 10, v) for p, v in s.p_value.items() if v is not None)
+    told = Counter((p // 10, v) for p in s.p_owner if (v := s.p_value[p]) is not None)
     for (seat, value), n in told.items():
         if n > values.count(value):
             out.append(f"seat {seat + 1} has {n} people of value {value}; this game gives each "
@@ -132,7 +133,7 @@ def _dolphins(s: State, out: list[str]) -> None:
             out.append(f"{name} protects someone but is no dolphin")
         elif s.c_pos[d] == OFF:
             out.append(f"{name} protects {person_name(p)} but is not on the board")
-        elif s.p_kind.get(p) != SEA or s.p_at[p] != s.c_pos[d]:
+        elif p not in s.p_owner or s.p_kind[p] != SEA or s.p_at[p] != s.c_pos[d]:
             out.append(f"{name} protects {person_name(p)}, who is not swimming beside it")
         if protected[p] > 1:
             out.append(f"{person_name(p)} is protected by {protected[p]} dolphins")

@@ -32,7 +32,8 @@ def end(s: State, ev: list[Event], rule: str = "B-30") -> None:
     s.volcano_turn = s.turn
     s.turns_taken[s.turn] += 1
     s.from_sunk = []
-    lost = [p for p, kind in s.p_kind.items() if kind not in (SAVED, LOST) and kind >= LAND]
+    kinds = s.p_kind
+    lost = [p for p in s.p_owner if kinds[p] not in (SAVED, LOST) and kinds[p] >= LAND]
     for p in lost:
         pieces.lose(s, p)
     data: dict[str, Any] = {"seat": s.turn, "lost": [person_name(p) for p in lost]}
@@ -65,7 +66,8 @@ def ending(s: State) -> str | None:
 
 def _anyone_left(s: State) -> bool:
     """Is anyone neither saved nor lost?"""
-    return any(kind in (UNPLACED, LAND, BOAT, SEA) for kind in s.p_kind.values())
+    kinds = s.p_kind
+    return any(kinds[p] in (UNPLACED, LAND, BOAT, SEA) for p in s.p_owner)
 
 
 def end_if_over(s: State, ev: list[Event]) -> bool:
@@ -100,7 +102,7 @@ def unrevealed(s: State) -> list[int]:
     1986 ruleset, which counts heads (E-6)."""
     if s.is_1986:
         return []
-    return [p for p in sorted(s.p_kind) if s.p_kind[p] == SAVED and s.p_value[p] is None]
+    return [p for p in sorted(s.p_owner) if s.p_kind[p] == SAVED and s.p_value[p] is None]
 
 
 def _next_reveal(s: State, ev: list[Event]) -> None:
@@ -127,7 +129,7 @@ def apply_reveal(s: State, action: Action, ev: list[Event]) -> None:
 
 def explain(s: State, action: Action) -> IllegalAction:
     p = action[1]
-    if s.p_kind.get(p) != SAVED:
+    if p not in s.p_owner or s.p_kind[p] != SAVED:
         return IllegalAction(
             "B-31", f"only saved people's values count ({person_name(p)} is not saved)"
         )

@@ -135,11 +135,15 @@ class State:
         self.values = tuple(sorted(people_values(rules, players)))  # each seat's, B-4, P-1
         each = len(self.values)
         ids = [seat * 10 + k for seat in range(players) for k in range(each)]
-        self.p_owner = {p: p // 10 for p in ids}
+        self.p_owner = {p: p // 10 for p in ids}  # the people in this game, in id order
         self.seat_people = [[p for p in ids if p // 10 == seat] for seat in range(players)]
-        self.p_value: dict[int, int | None] = {p: None for p in ids}
-        self.p_kind = {p: UNPLACED for p in ids}
-        self.p_at = {p: OFF for p in ids}
+        # Each person's value, place kind and place, indexed by its id (seat * 10 + k): lists,
+        # not dicts, because every rule reads them (compiled, a list index is a native read,
+        # a dict look-up a generic call). Ids not in the game (fewer people with 5 or 6
+        # players, P-1, P-2) keep the entries below; nothing reads them: `p_owner` says who is.
+        self.p_value: list[int | None] = [None] * (players * 10)
+        self.p_kind = [UNPLACED] * (players * 10)
+        self.p_at = [OFF] * (players * 10)
         self.b_pos = [OFF] * PIECES["boat"]
         self.b_people: list[list[int]] = [[] for _ in range(PIECES["boat"])]
         self.c_kind = list(CREATURES)
@@ -172,7 +176,8 @@ class State:
         """Rebuild who-is-where from the pieces themselves."""
         self.land_people: list[list[int]] = [[] for _ in range(board.SIZE)]
         self.swimmers: list[list[int]] = [[] for _ in range(board.SIZE)]
-        for p, kind in self.p_kind.items():
+        for p in self.p_owner:
+            kind = self.p_kind[p]
             if kind == LAND:
                 self.land_people[self.p_at[p]].append(p)
             elif kind == SEA:
@@ -354,7 +359,10 @@ class State:
         s.roll = data["roll"]
         s.terrain = list(data["terrain"])
         s.layout = data["layout"]
-        s.p_owner, s.p_value, s.p_kind, s.p_at = {}, {}, {}, {}
+        s.p_owner = {}
+        s.p_value = [None] * (s.players * 10)
+        s.p_kind = [UNPLACED] * (s.players * 10)
+        s.p_at = [OFF] * (s.players * 10)
         s.seat_people = [[] for _ in range(s.players)]
         for p, value, kind, at in data["people"]:
             s.p_owner[p] = p // 10
@@ -389,9 +397,9 @@ class State:
         s.ctx = _copy(self.ctx)
         s.terrain = list(self.terrain)
         s.p_owner = dict(self.p_owner)
-        s.p_value = dict(self.p_value)
-        s.p_kind = dict(self.p_kind)
-        s.p_at = dict(self.p_at)
+        s.p_value = list(self.p_value)
+        s.p_kind = list(self.p_kind)
+        s.p_at = list(self.p_at)
         s.b_pos = list(self.b_pos)
         s.b_people = list(map(list, self.b_people))
         # The engine never changes these two, but a copy is promised independent: a checker or a

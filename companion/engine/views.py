@@ -62,13 +62,13 @@ def views(
     shown = Shown() if shown is None else shown
     over = s.phase in ("over", "reveal")  # at the end every value is shown (or told)
     own_values = s.rules.option("own_values_visible") == "yes"
-    # Sources are compared as copies of the state's dicts (a C-level copy and compare), not
+    # Sources are compared as copies of the state's lists (a C-level copy and compare), not
     # as tuples of their items, which cost more than the rest of an unchanged view.
-    pieces = (dict(s.p_kind), dict(s.p_at))
+    pieces = (list(s.p_kind), list(s.p_at))
     placed = shown.part("placed", pieces, lambda: _placed(s))
     # Who sees which values: everyone all at the end, the referee always, a seat its own
     # under own_values_visible; nobody else any. Built for each key at most once.
-    values = (pieces, dict(s.p_value), over, own_values)
+    values = (pieces, list(s.p_value), over, own_values)
     people_seen: dict[Any, list[dict[str, Any]]] = shown.part("people", values, dict)
 
     def people(viewer: View) -> list[dict[str, Any]]:
