@@ -96,6 +96,7 @@ def meta() -> dict[str, Any]:
 
 
 def _playout(game: Game, rng: random.Random) -> int:
+    game.listen = False  # a random playout reads no events: none are built
     decisions = 0
     while not game.over:
         if game.is_chance():

@@ -111,6 +111,7 @@ def _rank(
     action is played once, on the first sample, and weighed with every sample's values."""
     games = [determinise(known, seat, rng) for _ in range(samples)]
     first = Game(games[0])
+    first.listen = False  # a look-ahead reads no events (its copies inherit this)
     # the sample's own list: when `legal` is all of it, its actions go on copies unchecked
     listed = first.legal_actions()
     weigh = evaluate.Weighing(first.state, seat, [g.p_value for g in games])
@@ -139,6 +140,7 @@ def _search(
     results: list[list[float]] = [[] for _ in candidates]
     while not results[0] or clock() < deadline:
         first = Game(determinise(known, seat, rng))
+        first.listen = False
         listed = first.legal_actions()
         seed = rng.getrandbits(32)
         for i, (_, action) in enumerate(candidates):
@@ -214,6 +216,7 @@ def greedy_player(game: Game, seat: int, rng: random.Random) -> Action:
     """Rescue the highest values first, attack the leader: one step ahead, by its own values
     and the public count of people saved, with no guess at what it cannot see."""
     known = Game(knowledge(game.state, seat))
+    known.listen = False
     s, legal = known.state, known.legal_actions()
     leader = _leader(s, seat)
     best: list[Action] = []

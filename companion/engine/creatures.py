@@ -17,7 +17,7 @@ from typing import Final
 from . import board, hand, pieces, scoring, spinner, squid
 from .data import DIE_FACES, DIVE_DISTANCES, DIVE_KINDS, STEPS, WILD
 from .errors import IllegalAction
-from .events import Event
+from .events import Event, Events
 from .state import CHANCE, OFF, Action, State, person_name
 
 FACES = tuple(sorted(set(DIE_FACES)))
@@ -44,18 +44,20 @@ def legal_roll(s: State) -> list[Action]:
     return [("roll", f) for f in FACES]
 
 
-def apply_roll(s: State, action: Action, ev: list[Event]) -> None:
+def apply_roll(s: State, action: Action, ev: Events) -> None:
     if action[0] == "spin":
         spinner.apply_spin(s, action, ev)
         return
     if action[0] == "dive":
         _, kind, dist = action
         s.roll = f"{kind} {dist}"
-        ev.append(Event("dived", {"seat": s.turn, "kind": kind, "distance": dist}))
+        if ev is not None:
+            ev.append(Event("dived", {"seat": s.turn, "kind": kind, "distance": dist}))
     else:
         kind, dist = action[1], None
         s.roll = kind
-        ev.append(Event("rolled", {"seat": s.turn, "face": kind}))
+        if ev is not None:
+            ev.append(Event("rolled", {"seat": s.turn, "face": kind}))
     s.ctx = {"kind": kind, "dist": dist, "creature": None, "boat": None, "steps": 0}
     s.phase, s.actor = "creature", s.turn
 
@@ -144,7 +146,7 @@ def _first_moves(s: State, out: list[Action]) -> None:
                     boat_steps(s, b, out)
 
 
-def apply_creature(s: State, action: Action, ev: list[Event]) -> None:
+def apply_creature(s: State, action: Action, ev: Events) -> None:
     verb = action[0]
     if verb == "done":
         c = s.ctx["creature"]
@@ -161,8 +163,9 @@ def apply_creature(s: State, action: Action, ev: list[Event]) -> None:
     s.ctx["steps"] += 1
     if verb == "sail":
         _, b, h = action
-        ev.append(Event("drifted", {"boat": f"b{b + 1}", "from": board.name(s.b_pos[b]),
-                                    "to": board.name(h)}))  # fmt: skip
+        if ev is not None:
+            ev.append(Event("drifted", {"boat": f"b{b + 1}", "from": board.name(s.b_pos[b]),
+                                        "to": board.name(h)}))  # fmt: skip
         pieces.boat_to(s, b, h, ev)
         s.ctx["boat"] = b
         if s.ctx.get("dist") == "D" or s.ctx["steps"] >= limit(s, "boat"):
@@ -183,7 +186,7 @@ def apply_creature(s: State, action: Action, ev: list[Event]) -> None:
     ARRIVE[kind](s, c, h, last, ev)
 
 
-def _serpent(s: State, c: int, h: int, last: bool, ev: list[Event]) -> None:
+def _serpent(s: State, c: int, h: int, last: bool, ev: Events) -> None:
     """B-24: it destroys an occupied boat with its passengers and eats swimmers."""
     b = s.boat_at[h]
     occupied = b != OFF and bool(s.b_people[b])
@@ -196,7 +199,7 @@ def _serpent(s: State, c: int, h: int, last: bool, ev: list[Event]) -> None:
         s.phase = "end"
 
 
-def _shark(s: State, c: int, h: int, last: bool, ev: list[Event]) -> None:
+def _shark(s: State, c: int, h: int, last: bool, ev: Events) -> None:
     """B-25: it stops on swimmers and eats them all (those no dolphin protects, D-5)."""
     if _prey(s, h):
         attack(s, c, h, s.turn, ev, then="end")
@@ -204,13 +207,14 @@ def _shark(s: State, c: int, h: int, last: bool, ev: list[Event]) -> None:
         s.phase = "end"
 
 
-def _whale(s: State, c: int, h: int, last: bool, ev: list[Event]) -> None:
+def _whale(s: State, c: int, h: int, last: bool, ev: Events) -> None:
     """B-26: it stops on an occupied boat and capsizes it; Q-5: it stops on a squid and
     removes it first."""
     squids = [x for x in s.on_board("squid") if s.c_pos[x] == h]
     for x in squids:
-        ev.append(Event("squid_removed", {"squid": pieces.creature(s, x), "by": pieces.creature(s, c),
-                                          "hex": board.name(h)}))  # fmt: skip
+        if ev is not None:
+            ev.append(Event("squid_removed", {"squid": pieces.creature(s, x), "by": pieces.creature(s, c),
+                                              "hex": board.name(h)}))  # fmt: skip
         pieces.remove_creature(s, x)
     b = s.boat_at[h]
     if b != OFF and s.b_people[b]:
@@ -219,7 +223,7 @@ def _whale(s: State, c: int, h: int, last: bool, ev: list[Event]) -> None:
         s.phase = "end"
 
 
-def _squid(s: State, c: int, h: int, last: bool, ev: list[Event]) -> None:
+def _squid(s: State, c: int, h: int, last: bool, ev: Events) -> None:
     """Q-3: it stops on an occupied boat, a whale, or next to land with people; Q-4 follows."""
     b = s.boat_at[h]
     if last or (b != OFF and s.b_people[b]) or s.n_whale[h] or _beside_people(s, h):
@@ -227,7 +231,7 @@ def _squid(s: State, c: int, h: int, last: bool, ev: list[Event]) -> None:
         s.phase = "end"
 
 
-def _dolphin(s: State, c: int, h: int, last: bool, ev: list[Event]) -> None:
+def _dolphin(s: State, c: int, h: int, last: bool, ev: Events) -> None:
     """D-6: it stops with swimmers and protects one of them, the mover choosing; a 1986 dolphin
     protects nobody and just moves (E-3)."""
     free = [] if s.is_1986 else [p for p in s.swimmers[h] if s.guardian(p) is None]
@@ -271,7 +275,7 @@ def attacked_seats(s: State, kind: str, h: int) -> set[int]:
     return set(s.controllers(s.boat_at[h]))
 
 
-def attack(s: State, c: int, h: int, mover: int, ev: list[Event], *, then: str) -> None:
+def attack(s: State, c: int, h: int, mover: int, ev: Events, *, then: str) -> None:
     """Creature c is about to attack at h; first ask the defenders (B-29), then strike.
 
     `then` says what follows: ``end`` (the turn ends) or ``roll`` (a tile's shark: the die).
@@ -293,7 +297,7 @@ def attack(s: State, c: int, h: int, mover: int, ev: list[Event], *, then: str) 
         strike(s, ev)
 
 
-def strike(s: State, ev: list[Event]) -> None:
+def strike(s: State, ev: Events) -> None:
     c, h, then = s.ctx["creature"], s.ctx["hex"], s.ctx["then"]
     if s.c_kind[c] == "shark":
         pieces.eat(s, h, "shark", ev)
@@ -317,7 +321,7 @@ def legal_defence(s: State) -> list[Action]:
     return [("repel",), ("done",)]
 
 
-def apply_defence(s: State, action: Action, ev: list[Event]) -> None:
+def apply_defence(s: State, action: Action, ev: Events) -> None:
     seat, c = s.actor, s.ctx["creature"]
     queue: list[int] = s.ctx["queue"]
     if action[0] == "repel":
@@ -325,8 +329,9 @@ def apply_defence(s: State, action: Action, ev: list[Event]) -> None:
         i = hand.find(s, seat, tile)
         assert i is not None
         hand.take(s, seat, i, tile)
-        ev.append(Event("repelled", {"seat": seat, "back": tile, "creature": pieces.creature(s, c),
-                                     "hex": board.name(s.ctx["hex"])}))  # fmt: skip
+        if ev is not None:
+            ev.append(Event("repelled", {"seat": seat, "back": tile, "creature": pieces.creature(s, c),
+                                         "hex": board.name(s.ctx["hex"])}))  # fmt: skip
         pieces.remove_creature(s, c)
         go_on(s, s.ctx["then"])
         return
@@ -337,7 +342,7 @@ def apply_defence(s: State, action: Action, ev: list[Event]) -> None:
         strike(s, ev)
 
 
-def end_turn(s: State, ev: list[Event]) -> None:
+def end_turn(s: State, ev: Events) -> None:
     """The turn passes to the next seat, who starts at step 1."""
     if not s.pending and scoring.end_if_over(s, ev):
         return  # C-2: the last person left the board during this turn, which ends the game
@@ -350,7 +355,8 @@ def end_turn(s: State, ev: list[Event]) -> None:
     s.ctx = {} if moved is None else {"moved": moved, "limit": s.ctx.get("dist")}
     s.turn = (s.turn + 1) % s.players
     s.phase, s.actor = "tile", s.turn
-    ev.append(Event("turn", {"seat": s.turn}))
+    if ev is not None:
+        ev.append(Event("turn", {"seat": s.turn}))
 
 
 def past_limit(s: State, c: int) -> IllegalAction:

@@ -59,3 +59,8 @@ class Event:
             "secret": self.secret,
             "seen_by": self.seen_by,
         }
+
+
+Events = list[Event] | None
+"""Where a rule puts the events it causes: a list, or None when nobody listens (a random
+playout's or a bot's look-ahead game, `Game.listen` off), and then no event is built at all."""

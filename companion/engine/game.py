@@ -30,12 +30,12 @@ from . import (
     views,
 )
 from .errors import IllegalAction, MalformedAction, RulesError
-from .events import REFEREE, Event, View
+from .events import REFEREE, Event, Events, View
 from .rules import Rules
 from .state import CHANCE, DONE, NOBODY, Action, State, person_name
 
 Legal = Callable[[State], list[Action]]
-Apply = Callable[[State, Action, list[Event]], None]
+Apply = Callable[[State, Action, Events], None]
 Explain = Callable[[State, Action], IllegalAction]
 
 PHASES: Final[dict[str, tuple[Legal, Apply, Explain]]] = {
@@ -165,10 +165,13 @@ MODES = ("digital", "physical")
 class Game:
     """One game of Survive: its state, what may happen next, and what did happen."""
 
-    __slots__ = ("_legal", "_legal_set", "_sampled", "state")
+    __slots__ = ("_legal", "_legal_set", "_sampled", "listen", "state")
 
     def __init__(self, state: State) -> None:
         self.state = state
+        self.listen = True
+        """Build the events of each action (`apply` returns them). Off for a game whose events
+        nobody reads, a random playout or a look-ahead: building them was a tenth of its cost."""
         self._legal: list[Action] | None = None
         self._legal_set: set[Action] | None = None
         self._sampled: Action | None = None  # the action `random_action` drew last
@@ -264,7 +267,7 @@ class Game:
     # -- doing ---------------------------------------------------------------------------
 
     def apply(self, action: Any, by: int | str | None = None) -> list[Event]:
-        """Make `action` happen and return the events it caused.
+        """Make `action` happen and return the events it caused (none when `listen` is off).
 
         `by` is who acts: a seat (0-based), or `TABLE` for a table decision. A seat makes only
         its own decisions, and may tell a table decision (whoever is at the table reads the
@@ -295,12 +298,12 @@ class Game:
                     if paths.is_path(action):
                         return paths.apply(self, action)
                     raise self._refusal(action)
-        ev: list[Event] = []
+        ev: Events = [] if self.listen else None
         if s.actor == CHANCE:
             s.draws += 1
         PHASES[s.phase][1](s, action, ev)
         self._settle(ev)
-        return ev
+        return [] if ev is None else ev
 
     def _listed(self, action: Any) -> bool:
         """Is `action` the very object the engine listed for this decision (a bot's or a
@@ -338,7 +341,7 @@ class Game:
         """The state was replaced (a whole path): the legal actions must be listed anew."""
         self._legal = self._legal_set = self._sampled = None
 
-    def _settle(self, ev: list[Event]) -> None:
+    def _settle(self, ev: Events) -> None:
         """Move past decisions that leave no choice: starting a turn, a lone 'go on'."""
         s = self.state
         while True:
@@ -377,7 +380,8 @@ class Game:
                     continue
             elif phase == "start":
                 s.phase, s.actor = "tile", s.turn
-                ev.append(Event("turn", {"seat": s.turn}))
+                if ev is not None:
+                    ev.append(Event("turn", {"seat": s.turn}))
                 continue
             return
 
@@ -499,6 +503,7 @@ class Game:
         same list object), so applying one of them is trusted in the copy too."""
         game = Game(self.state.copy())
         game._legal = self._legal
+        game.listen = self.listen
         return game
 
 

@@ -13,7 +13,7 @@ from typing import Final
 from . import board, chance, movement, pieces, squid
 from .data import TURN_TILES
 from .errors import IllegalAction
-from .events import Event
+from .events import Event, Events
 from .sinking import kept_backs, left
 from .state import OFF, SEA, Action, State, person_name
 
@@ -161,7 +161,7 @@ PLAYED_IN_ORDER: Final = tuple(sorted(TURN_TILES))
 """The red tiles played at the start of a turn, in the order `legal_play` offers them."""
 
 
-def apply_play(s: State, action: Action, ev: list[Event]) -> None:
+def apply_play(s: State, action: Action, ev: Events) -> None:
     if action[0] == "done":
         _to_movement(s)
         return
@@ -169,7 +169,8 @@ def apply_play(s: State, action: Action, ev: list[Event]) -> None:
     i = find(s, s.turn, back)
     assert i is not None
     take(s, s.turn, i, back)
-    ev.append(Event("played", {"seat": s.turn, "back": back}))
+    if ev is not None:
+        ev.append(Event("played", {"seat": s.turn, "back": back}))
     s.ctx = {"back": back, "steps": 0}
     s.phase = "effect"
 
@@ -209,7 +210,7 @@ def random_effect(s: State, rng: Random) -> Action:
     raise AssertionError("chance.index draws below the number of moves")
 
 
-def apply_effect(s: State, action: Action, ev: list[Event]) -> None:
+def apply_effect(s: State, action: Action, ev: Events) -> None:
     verb = action[0]
     if verb == "done":
         _to_movement(s)

@@ -12,7 +12,7 @@ from typing import Any
 
 from . import board, pieces, squid
 from .errors import IllegalAction
-from .events import Event
+from .events import Event, Events
 from .state import Action, State, person_name
 
 
@@ -52,7 +52,7 @@ def squid_spaces(s: State) -> list[int]:
     ]
 
 
-def apply(s: State, action: Action, ev: list[Event]) -> None:
+def apply(s: State, action: Action, ev: Events) -> None:
     item = current(s)
     kind = item["kind"]
     if kind == "guard":
@@ -63,23 +63,28 @@ def apply(s: State, action: Action, ev: list[Event]) -> None:
     elif kind == "squid":
         _, c, h = action
         pieces.put_creature(s, c, h)
-        ev.append(
-            Event("creature_placed", {"creature": pieces.creature(s, c), "hex": board.name(h)})
-        )
+        if ev is not None:
+            ev.append(
+                Event("creature_placed", {"creature": pieces.creature(s, c), "hex": board.name(h)})
+            )
         entry = s.rules.option("squid_entry")
         if entry != "none" and squid.prey(s, c, boat=False):  # Q-2
             pieces.interrupt(s, {"kind": "grab", "actor": item["actor"], "squid": c,
                                  "boat": False, "optional": entry == "may"})  # fmt: skip
     elif action[0] == "grab":
         p = action[1]
-        ev.append(
-            Event("grabbed", {"person": person_name(p), "squid": pieces.creature(s, item["squid"])})
-        )
+        if ev is not None:
+            ev.append(
+                Event(
+                    "grabbed",
+                    {"person": person_name(p), "squid": pieces.creature(s, item["squid"])},
+                )
+            )
         pieces.lose(s, p)
     finish(s, ev)
 
 
-def finish(s: State, ev: list[Event]) -> None:
+def finish(s: State, ev: Events) -> None:
     """The decision is over (taken, declined, or left with nothing to decide): what it held back
     happens, and the next queued decision or the paused phase goes on."""
     item = s.pending.pop(0)

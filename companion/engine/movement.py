@@ -11,7 +11,7 @@ from typing import Final
 
 from . import board, chance, pieces
 from .errors import IllegalAction
-from .events import Event
+from .events import Event, Events
 from .state import BOAT, DONE, LAND, OFF, SEA, Action, State, person_name
 
 BOAT_CAPACITY: Final = 3  # B-13
@@ -175,7 +175,7 @@ def random_move(s: State, rng: Random) -> Action:
             return out[k]
 
 
-def apply(s: State, action: Action, ev: list[Event]) -> None:
+def apply(s: State, action: Action, ev: Events) -> None:
     verb = action[0]
     if verb == "done":
         s.points = 0
@@ -186,16 +186,17 @@ def apply(s: State, action: Action, ev: list[Event]) -> None:
         s.phase, s.actor = "sink", s.turn
 
 
-def apply_step(s: State, action: Action, ev: list[Event], *, uses_swim: bool = True) -> None:
+def apply_step(s: State, action: Action, ev: Events, *, uses_swim: bool = True) -> None:
     """One point's move (shared with the dolphin and winds tiles, whose moves use no swim)."""
     verb, x, to = action
     if verb == "sail":
-        ev.append(
-            Event(
-                "sailed",
-                {"boat": f"b{x + 1}", "from": board.name(s.b_pos[x]), "to": board.name(to)},
+        if ev is not None:
+            ev.append(
+                Event(
+                    "sailed",
+                    {"boat": f"b{x + 1}", "from": board.name(s.b_pos[x]), "to": board.name(to)},
+                )
             )
-        )
         pieces.boat_to(s, x, to, ev)
         return
     frm = where(s, x)
@@ -205,13 +206,17 @@ def apply_step(s: State, action: Action, ev: list[Event], *, uses_swim: bool = T
     if verb == "ride":  # D-8: the dolphin comes along, and its protection with it
         d = s.guardian(x)
         assert d is not None
-        ev.append(Event("rode", {"person": person_name(x), "dolphin": pieces.creature(s, d),
-                                 "from": frm, "to": board.name(to)}))  # fmt: skip
+        if ev is not None:
+            ev.append(Event("rode", {"person": person_name(x), "dolphin": pieces.creature(s, d),
+                                     "from": frm, "to": board.name(to)}))  # fmt: skip
         pieces.put_creature(s, d, to)
         pieces.swim(s, [x], to, ev, by_choice=uses_swim, keep_guard=True)
         return
     if verb == "board":
-        ev.append(Event("boarded", {"person": person_name(x), "boat": f"b{to + 1}", "from": frm}))
+        if ev is not None:
+            ev.append(
+                Event("boarded", {"person": person_name(x), "boat": f"b{to + 1}", "from": frm})
+            )
         empty = not s.b_people[to]
         pieces.to_boat(s, x, to)
         h = s.b_pos[to]
@@ -219,7 +224,8 @@ def apply_step(s: State, action: Action, ev: list[Event], *, uses_swim: bool = T
         if empty and danger and s.rules.option("boarding_in_danger") == "same-as-moving-in":
             pieces.wreck(s, to, "serpent" if s.n_serpent[h] else "whale", ev)
         return
-    ev.append(Event("moved", {"person": person_name(x), "from": frm, "to": board.name(to)}))
+    if ev is not None:
+        ev.append(Event("moved", {"person": person_name(x), "from": frm, "to": board.name(to)}))
     if board.IS_SAFE[to]:
         pieces.save(s, x, to, ev)
     elif s.terrain[to] is not None:
@@ -239,7 +245,7 @@ def rides_left(s: State, p: int) -> int:
     return 0
 
 
-def _ride_1986(s: State, p: int, to: int, ev: list[Event]) -> None:
+def _ride_1986(s: State, p: int, to: int, ev: Events) -> None:
     """E-3: a dolphin in the swimmer's space carries it one space; it protects it from nothing."""
     at = s.p_at[p]
     d = next(c for c, pos in enumerate(s.c_pos) if pos == at and s.c_kind[c] == "dolphin")
@@ -249,8 +255,9 @@ def _ride_1986(s: State, p: int, to: int, ev: list[Event]) -> None:
         rides.append([p, 1])
     else:
         mine[1] += 1
-    ev.append(Event("rode", {"person": person_name(p), "dolphin": pieces.creature(s, d),
-                             "from": board.name(at), "to": board.name(to)}))  # fmt: skip
+    if ev is not None:
+        ev.append(Event("rode", {"person": person_name(p), "dolphin": pieces.creature(s, d),
+                                 "from": board.name(at), "to": board.name(to)}))  # fmt: skip
     pieces.put_creature(s, d, to)
     pieces.swim(s, [p], to, ev, by_choice=True)
 

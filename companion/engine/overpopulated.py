@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from . import movement
 from .errors import IllegalAction
-from .events import Event
+from .events import Event, Events
 from .fivesix import crowded
 from .state import BOAT, CHANCE, LAND, SEA, Action, State, person_name
 
@@ -24,7 +24,7 @@ def note_sunk(s: State, people: list[int]) -> None:
         s.from_sunk = list(people)
 
 
-def start(s: State, ev: list[Event]) -> None:
+def start(s: State, ev: Events) -> None:
     """Before the creature die: the mini-round begins with the first owner whose people are
     still on the board, or, with nobody left to move, the die is rolled as usual."""
     people = [p for p in s.from_sunk if s.p_kind[p] in ON_BOARD]
@@ -33,9 +33,10 @@ def start(s: State, ev: list[Event]) -> None:
     owners = sorted({p // 10 for p in people}, key=lambda seat: (seat - s.turn) % n)
     if not owners:
         return
-    ev.append(
-        Event("immediate_point", {"seats": owners, "people": [person_name(p) for p in people]})
-    )
+    if ev is not None:
+        ev.append(
+            Event("immediate_point", {"seats": owners, "people": [person_name(p) for p in people]})
+        )
     s.ctx = {"people": people, "queue": owners}
     s.phase, s.actor = "rush", owners[0]
 
@@ -54,7 +55,7 @@ def legal(s: State) -> list[Action]:
     return out
 
 
-def apply(s: State, action: Action, ev: list[Event]) -> None:
+def apply(s: State, action: Action, ev: Events) -> None:
     if action[0] != "done":
         movement.apply_step(s, action, ev)
     queue: list[int] = s.ctx["queue"]

@@ -7,7 +7,7 @@ a boat arrives where a serpent or whale lies (B-18), a boat is capsized or sunk,
 from __future__ import annotations
 
 from . import board
-from .events import Event
+from .events import Event, Events
 from .state import BOAT, LAND, LOST, OFF, SAVED, SEA, State, creature_name, person_name
 
 
@@ -46,12 +46,13 @@ def to_boat(s: State, p: int, b: int) -> None:
     s.b_people[b].append(p)
 
 
-def save(s: State, p: int, island: int, ev: list[Event]) -> None:
+def save(s: State, p: int, island: int, ev: Events) -> None:
     """B-19: on a safe island a person is saved and never moves again."""
     _lift(s, p)
     s.p_kind[p] = SAVED
     s.p_at[p] = island
-    ev.append(Event("saved", {"person": person_name(p), "island": board.name(island)}))
+    if ev is not None:
+        ev.append(Event("saved", {"person": person_name(p), "island": board.name(island)}))
 
 
 def deadly_for_swimmers(s: State, h: int) -> str | None:
@@ -67,7 +68,7 @@ def swim(
     s: State,
     people: list[int],
     h: int,
-    ev: list[Event],
+    ev: Events,
     *,
     by_choice: bool,
     keep_guard: bool = False,
@@ -100,18 +101,20 @@ def swim(
         eat(s, h, killer, ev, arriving)
 
 
-def protect(s: State, d: int, p: int, ev: list[Event]) -> None:
+def protect(s: State, d: int, p: int, ev: Events) -> None:
     """Dolphin d protects swimmer p from every creature (D-6)."""
     s.guard[d] = p
-    ev.append(Event("protected", {"dolphin": creature(s, d), "person": person_name(p)}))
+    if ev is not None:
+        ev.append(Event("protected", {"dolphin": creature(s, d), "person": person_name(p)}))
 
 
-def release(s: State, d: int, ev: list[Event]) -> None:
+def release(s: State, d: int, ev: Events) -> None:
     """Dolphin d leaves its swimmer; a creature that eats swimmers there eats it now (D-7)."""
     p = s.guard.pop(d, None)
     if p is None:
         return
-    ev.append(Event("unprotected", {"dolphin": creature(s, d), "person": person_name(p)}))
+    if ev is not None:
+        ev.append(Event("unprotected", {"dolphin": creature(s, d), "person": person_name(p)}))
     killer = deadly_for_swimmers(s, s.p_at[p])
     if killer:
         eat(s, s.p_at[p], killer, ev, [p])
@@ -122,7 +125,7 @@ def interrupt(s: State, decision: dict[str, object]) -> None:
     s.pending.append(decision)
 
 
-def eat(s: State, h: int, by: str, ev: list[Event], people: list[int] | None = None) -> None:
+def eat(s: State, h: int, by: str, ev: Events, people: list[int] | None = None) -> None:
     """Swimmers at h (all, or those given) are eaten, except those a dolphin protects (D-6)."""
     victims = list(s.swimmers[h]) if people is None else people
     if s.guard:
@@ -131,14 +134,16 @@ def eat(s: State, h: int, by: str, ev: list[Event], people: list[int] | None = N
         return
     for p in victims:
         lose(s, p)
-    ev.append(
-        Event(
-            "eaten", {"hex": board.name(h), "by": by, "people": [person_name(p) for p in victims]}
+    if ev is not None:
+        ev.append(
+            Event(
+                "eaten",
+                {"hex": board.name(h), "by": by, "people": [person_name(p) for p in victims]},
+            )
         )
-    )
 
 
-def boat_to(s: State, b: int, h: int, ev: list[Event]) -> None:
+def boat_to(s: State, b: int, h: int, ev: Events) -> None:
     """Boat b arrives at h; an occupied boat meeting a serpent or whale is destroyed (B-18)."""
     s.boat_at[s.b_pos[b]] = OFF
     s.b_pos[b] = h
@@ -147,21 +152,22 @@ def boat_to(s: State, b: int, h: int, ev: list[Event]) -> None:
         wreck(s, b, "serpent" if s.n_serpent[h] else "whale", ev)
 
 
-def wreck(s: State, b: int, by: str, ev: list[Event]) -> None:
+def wreck(s: State, b: int, by: str, ev: Events) -> None:
     """The boat is destroyed; its passengers become swimmers where it was (B-18, B-26)."""
     h = s.b_pos[b]
     people = list(s.b_people[b])
-    ev.append(
-        Event(
-            "wrecked",
-            {
-                "boat": f"b{b + 1}",
-                "hex": board.name(h),
-                "by": by,
-                "people": [person_name(p) for p in people],
-            },
+    if ev is not None:
+        ev.append(
+            Event(
+                "wrecked",
+                {
+                    "boat": f"b{b + 1}",
+                    "hex": board.name(h),
+                    "by": by,
+                    "people": [person_name(p) for p in people],
+                },
+            )
         )
-    )
     to_supply(s, b)
     swim(s, people, h, ev, by_choice=False)
 
@@ -172,19 +178,24 @@ def to_supply(s: State, b: int) -> None:
     s.b_pos[b] = OFF
 
 
-def sink_boat(s: State, b: int, ev: list[Event]) -> None:
+def sink_boat(s: State, b: int, ev: Events) -> None:
     """A serpent destroys an occupied boat together with its passengers (B-24)."""
     h = s.b_pos[b]
     people = list(s.b_people[b])
     for p in people:
         lose(s, p)
     to_supply(s, b)
-    ev.append(
-        Event(
-            "sunk_boat",
-            {"boat": f"b{b + 1}", "hex": board.name(h), "people": [person_name(p) for p in people]},
+    if ev is not None:
+        ev.append(
+            Event(
+                "sunk_boat",
+                {
+                    "boat": f"b{b + 1}",
+                    "hex": board.name(h),
+                    "people": [person_name(p) for p in people],
+                },
+            )
         )
-    )
 
 
 def put_creature(s: State, c: int, h: int) -> None:
@@ -196,12 +207,13 @@ def put_creature(s: State, c: int, h: int) -> None:
     counts[h] += 1
 
 
-def move_creature(s: State, c: int, h: int, ev: list[Event]) -> None:
+def move_creature(s: State, c: int, h: int, ev: Events) -> None:
     """Creature c moves from where it is to h (a die's step or a red tile's move)."""
     if c in s.guard and s.c_pos[c] != h:
         release(s, c, ev)  # D-7: the dolphin leaves its swimmer behind
-    ev.append(Event("creature_moved", {"creature": creature(s, c),
-                                       "from": board.name(s.c_pos[c]), "to": board.name(h)}))  # fmt: skip
+    if ev is not None:
+        ev.append(Event("creature_moved", {"creature": creature(s, c),
+                                           "from": board.name(s.c_pos[c]), "to": board.name(h)}))  # fmt: skip
     put_creature(s, c, h)
 
 

@@ -12,7 +12,7 @@ from typing import Any, Final
 
 from . import board, pieces
 from .errors import IllegalAction
-from .events import Event
+from .events import Event, Events
 from .setup import different_values_left
 from .state import BOAT, LAND, LOST, NOBODY, SAVED, SEA, UNPLACED, Action, State, person_name
 
@@ -21,7 +21,7 @@ GONE: Final = "atlantis-is-gone"
 NOT_PLAYING: Final = frozenset({"terrain", "place", "boat", "over", "reveal"})
 
 
-def end(s: State, ev: list[Event], rule: str = "B-30") -> None:
+def end(s: State, ev: Events, rule: str = "B-30") -> None:
     """B-30: the game is over; everyone not on a safe island is lost.
 
     `rule` says what ended it: the volcano (B-30), or C-2 / C-4 mid-turn. Either way the
@@ -39,7 +39,8 @@ def end(s: State, ev: list[Event], rule: str = "B-30") -> None:
     data: dict[str, Any] = {"seat": s.turn, "lost": [person_name(p) for p in lost]}
     if rule != "B-30":
         data["rule"] = rule
-    ev.append(Event("game_over", data))
+    if ev is not None:
+        ev.append(Event("game_over", data))
     s.ctx = {}
     _next_reveal(s, ev)
 
@@ -70,7 +71,7 @@ def _anyone_left(s: State) -> bool:
     return any(kinds[p] in (UNPLACED, LAND, BOAT, SEA) for p in s.p_owner)
 
 
-def end_if_over(s: State, ev: list[Event]) -> bool:
+def end_if_over(s: State, ev: Events) -> bool:
     """End the game now if C-2 or C-4 says so; True if it ended."""
     rule = ending(s)
     if rule is None:
@@ -105,14 +106,15 @@ def unrevealed(s: State) -> list[int]:
     return [p for p in sorted(s.p_owner) if s.p_kind[p] == SAVED and s.p_value[p] is None]
 
 
-def _next_reveal(s: State, ev: list[Event]) -> None:
+def _next_reveal(s: State, ev: Events) -> None:
     waiting = unrevealed(s)
     if waiting:
         s.phase, s.actor = "reveal", waiting[0] // 10
         return
     s.phase, s.actor = "over", NOBODY
     s.result = ranking(s)
-    ev.append(Event("result", s.result))
+    if ev is not None:
+        ev.append(Event("result", s.result))
 
 
 def legal_reveal(s: State) -> list[Action]:
@@ -120,10 +122,11 @@ def legal_reveal(s: State) -> list[Action]:
     return [("reveal", p, v) for v in different_values_left(s, p // 10)]
 
 
-def apply_reveal(s: State, action: Action, ev: list[Event]) -> None:
+def apply_reveal(s: State, action: Action, ev: Events) -> None:
     _, p, value = action
     s.p_value[p] = value
-    ev.append(Event("value_told", {"person": person_name(p), "value": value}))
+    if ev is not None:
+        ev.append(Event("value_told", {"person": person_name(p), "value": value}))
     _next_reveal(s, ev)
 
 

@@ -9,7 +9,7 @@ from random import Random
 from . import board, chance, fivesix, pieces, rings
 from .data import TERRAIN_COUNT, TERRAINS
 from .errors import IllegalAction
-from .events import Event
+from .events import Event, Events
 from .state import CHANCE, LAND, OFF, UNPLACED, Action, State, person_name
 
 
@@ -25,11 +25,12 @@ def legal_terrain(s: State) -> list[Action]:
     return [("terrain", t) for t, _ in tiles_left(s)]
 
 
-def apply_terrain(s: State, action: Action, ev: list[Event]) -> None:
+def apply_terrain(s: State, action: Action, ev: Events) -> None:
     h = board.LAND[s.layout]
     s.terrain[h] = action[1]
     s.layout += 1
-    ev.append(Event("laid", {"hex": board.name(h), "terrain": action[1]}))
+    if ev is not None:
+        ev.append(Event("laid", {"hex": board.name(h), "terrain": action[1]}))
     if s.layout == len(board.LAND):
         _laid(s)
 
@@ -202,7 +203,7 @@ def place_values(s: State) -> Sequence[int | None]:
     return different_values_left(s, s.actor)
 
 
-def apply_place(s: State, action: Action, ev: list[Event]) -> None:
+def apply_place(s: State, action: Action, ev: Events) -> None:
     _, h, value = action
     seat = s.actor
     p = next_unplaced(s, seat)
@@ -211,9 +212,10 @@ def apply_place(s: State, action: Action, ev: list[Event]) -> None:
     s.p_kind[p] = LAND
     s.p_at[p] = h
     s.land_people[h].append(p)
-    see = seat if s.rules.option("own_values_visible") == "yes" else None
-    secret = {} if value is None else {"value": value}
-    ev.append(Event("placed", {"person": person_name(p), "hex": board.name(h)}, secret, see))
+    if ev is not None:
+        see = seat if s.rules.option("own_values_visible") == "yes" else None
+        secret = {} if value is None else {"value": value}
+        ev.append(Event("placed", {"person": person_name(p), "hex": board.name(h)}, secret, see))
     _next_placer(s, "place")
 
 
@@ -262,14 +264,17 @@ def legal_boat(s: State) -> list[Action]:
     return [("boat", h) for h in boat_spaces(s)]
 
 
-def apply_boat(s: State, action: Action, ev: list[Event]) -> None:
+def apply_boat(s: State, action: Action, ev: Events) -> None:
     h = action[1]
     b = s.b_pos.index(OFF)
     s.b_pos[b] = h
     s.boat_at[h] = b
     counts = s.ctx.setdefault("boats", [0] * s.players)
     counts[s.actor] += 1
-    ev.append(Event("boat_placed", {"seat": s.actor, "boat": f"b{b + 1}", "hex": board.name(h)}))
+    if ev is not None:
+        ev.append(
+            Event("boat_placed", {"seat": s.actor, "boat": f"b{b + 1}", "hex": board.name(h)})
+        )
     _next_placer(s, "boat")
     if s.phase == "start":
         s.ctx = {}

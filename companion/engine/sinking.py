@@ -15,7 +15,7 @@ from typing import Final
 from . import board, overpopulated, pieces, rings
 from .data import BACKS_1986, DECK, NOTHING, PIECES, RED, TERRAINS, VOLCANO_TERRAIN_1986
 from .errors import IllegalAction
-from .events import Event
+from .events import Event, Events
 from .state import CHANCE, OFF, Action, State, person_name
 
 
@@ -57,24 +57,25 @@ def legal_sink(s: State) -> list[Action]:
     return [("sink", h) for h in (rings.candidates(s) if s.is_1986 else candidates(s))]
 
 
-def apply_sink(s: State, action: Action, ev: list[Event]) -> None:
+def apply_sink(s: State, action: Action, ev: Events) -> None:
     h = action[1]
     t = s.terrain[h]
     assert t is not None
     s.terrain[h] = None
     s.sunk[t] += 1
     people = list(s.land_people[h])
-    ev.append(
-        Event(
-            "sunk",
-            {
-                "seat": s.turn,
-                "hex": board.name(h),
-                "terrain": t,
-                "people": [person_name(p) for p in people],
-            },
+    if ev is not None:
+        ev.append(
+            Event(
+                "sunk",
+                {
+                    "seat": s.turn,
+                    "hex": board.name(h),
+                    "terrain": t,
+                    "people": [person_name(p) for p in people],
+                },
+            )
         )
-    )
     pieces.swim(s, people, h, ev, by_choice=False)  # B-22: no creature can be there yet
     overpopulated.note_sunk(s, people)  # P-5: their point comes after the back resolves
     s.ctx = {"hex": h, "terrain": t}
@@ -178,7 +179,7 @@ def legal_back(s: State) -> list[Action]:
     return [("back", k) for k in possible_backs(s)]
 
 
-def apply_back(s: State, action: Action, ev: list[Event]) -> None:
+def apply_back(s: State, action: Action, ev: Events) -> None:
     back = action[1]
     h, t = s.ctx["hex"], s.ctx["terrain"]
     seat = s.turn
@@ -190,17 +191,21 @@ def apply_back(s: State, action: Action, ev: list[Event]) -> None:
         else:
             s.known[t][back] = s.known[t].get(back, 0) + 1
             s.hands[seat].append([t, back])
-        secret = {} if back == "red" else {"back": back}
-        ev.append(Event("kept", {"seat": seat, "hex": board.name(h), "terrain": t}, secret, seat))
+        if ev is not None:
+            secret = {} if back == "red" else {"back": back}
+            ev.append(
+                Event("kept", {"seat": seat, "hex": board.name(h), "terrain": t}, secret, seat)
+            )
         s.phase, s.actor = "roll", CHANCE
         return
     s.known[t][back] = s.known[t].get(back, 0) + 1
-    ev.append(Event("revealed", {"seat": seat, "hex": board.name(h), "back": back}))
+    if ev is not None:
+        ev.append(Event("revealed", {"seat": seat, "hex": board.name(h), "back": back}))
     s.phase, s.actor = "roll", CHANCE
     RESOLVE[back](s, h, ev)
 
 
-def _shark(s: State, h: int, ev: list[Event]) -> None:
+def _shark(s: State, h: int, ev: Events) -> None:
     """B-33: a shark comes from the supply; swimmers on that space are eaten."""
     from . import creatures  # the defence window lives with the creatures
 
@@ -214,7 +219,7 @@ def _shark(s: State, h: int, ev: list[Event]) -> None:
             pieces.eat(s, h, "shark", ev)
 
 
-def _whale(s: State, h: int, ev: list[Event]) -> None:
+def _whale(s: State, h: int, ev: Events) -> None:
     """B-34: a whale comes from the supply onto that space; Q-1: a squid enters with it, where
     the revealer chooses (with variant #1, Q-7, the squid comes alone)."""
     if "whale" in s.in_play and _from_supply(s, "whale", h, ev) is None:
@@ -224,23 +229,28 @@ def _whale(s: State, h: int, ev: list[Event]) -> None:
         if squids:
             pieces.interrupt(s, {"kind": "squid", "actor": s.turn, "squid": squids[0]})
         else:
-            ev.append(Event("no_piece", {"piece": "squid", "hex": board.name(h)}))
+            if ev is not None:
+                ev.append(Event("no_piece", {"piece": "squid", "hex": board.name(h)}))
 
 
-def _from_supply(s: State, kind: str, h: int, ev: list[Event]) -> int | None:
+def _from_supply(s: State, kind: str, h: int, ev: Events) -> int | None:
     """A creature of that kind from the supply onto h; None (and said so) if none is left."""
     supply = s.creatures_in_supply(kind)
     if not supply:
-        ev.append(Event("no_piece", {"piece": kind, "hex": board.name(h)}))
+        if ev is not None:
+            ev.append(Event("no_piece", {"piece": kind, "hex": board.name(h)}))
         return None
     pieces.put_creature(s, supply[0], h)
-    ev.append(
-        Event("creature_placed", {"creature": pieces.creature(s, supply[0]), "hex": board.name(h)})
-    )
+    if ev is not None:
+        ev.append(
+            Event(
+                "creature_placed", {"creature": pieces.creature(s, supply[0]), "hex": board.name(h)}
+            )
+        )
     return supply[0]
 
 
-def _dolphin(s: State, h: int, ev: list[Event]) -> None:
+def _dolphin(s: State, h: int, ev: Events) -> None:
     """D-2: shown at once, the tile leaves the game and a dolphin takes its space; of the people
     swimming there from the tile, the remover chooses the one it protects."""
     d = _from_supply(s, "dolphin", h, ev)
@@ -253,7 +263,7 @@ def _dolphin(s: State, h: int, ev: list[Event]) -> None:
         pieces.interrupt(s, {"kind": "guard", "actor": s.turn, "hex": h, "people": swimmers})
 
 
-def _boat(s: State, h: int, ev: list[Event]) -> None:
+def _boat(s: State, h: int, ev: Events) -> None:
     """B-35: a boat from the supply; the swimmers there board it, the revealer choosing three."""
     supply = s.boats_left()
     if supply:
@@ -261,7 +271,8 @@ def _boat(s: State, h: int, ev: list[Event]) -> None:
         return
     empties = unoccupied_boats(s)
     if s.rules.option("boat_supply_empty") == "none" or not empties:
-        ev.append(Event("no_piece", {"piece": "boat", "hex": board.name(h)}))
+        if ev is not None:
+            ev.append(Event("no_piece", {"piece": "boat", "hex": board.name(h)}))
     elif len(empties) == 1:
         _boat_arrives(s, empties[0], h, ev)
     else:
@@ -273,27 +284,28 @@ def unoccupied_boats(s: State) -> list[int]:
     return [b for b, pos in enumerate(s.b_pos) if pos != OFF and not s.b_people[b]]
 
 
-def _boat_arrives(s: State, b: int, h: int, ev: list[Event]) -> None:
+def _boat_arrives(s: State, b: int, h: int, ev: Events) -> None:
     frm = s.b_pos[b]
     if frm != OFF:
         s.boat_at[frm] = OFF
     s.b_pos[b] = h
     s.boat_at[h] = b
-    ev.append(
-        Event(
-            "boat_arrived",
-            {
-                "boat": f"b{b + 1}",
-                "hex": board.name(h),
-                "from": None if frm == OFF else board.name(frm),
-            },
+    if ev is not None:
+        ev.append(
+            Event(
+                "boat_arrived",
+                {
+                    "boat": f"b{b + 1}",
+                    "hex": board.name(h),
+                    "from": None if frm == OFF else board.name(frm),
+                },
+            )
         )
-    )
     swimmers = list(s.swimmers[h])
     if len(swimmers) <= 3:
         for p in swimmers:
             pieces.to_boat(s, p, b)
-        if swimmers:
+        if swimmers and ev is not None:
             ev.append(
                 Event(
                     "boarded_all",
@@ -309,7 +321,7 @@ def legal_take(s: State) -> list[Action]:
     return [("take", b) for b in unoccupied_boats(s)]
 
 
-def apply_take(s: State, action: Action, ev: list[Event]) -> None:
+def apply_take(s: State, action: Action, ev: Events) -> None:
     h = s.ctx["hex"]
     s.phase, s.actor = "roll", CHANCE
     s.ctx = {}
@@ -320,21 +332,22 @@ def legal_pick(s: State) -> list[Action]:
     return [("pick", p) for p in s.swimmers[s.ctx["hex"]]]
 
 
-def apply_pick(s: State, action: Action, ev: list[Event]) -> None:
+def apply_pick(s: State, action: Action, ev: Events) -> None:
     p, b = action[1], s.ctx["boat"]
     pieces.to_boat(s, p, b)
-    ev.append(
-        Event(
-            "boarded",
-            {"person": person_name(p), "boat": f"b{b + 1}", "from": board.name(s.ctx["hex"])},
+    if ev is not None:
+        ev.append(
+            Event(
+                "boarded",
+                {"person": person_name(p), "boat": f"b{b + 1}", "from": board.name(s.ctx["hex"])},
+            )
         )
-    )
     if len(s.b_people[b]) == 3:
         s.ctx = {}
         s.phase, s.actor = "roll", CHANCE
 
 
-def _whirlpool(s: State, h: int, ev: list[Event]) -> None:
+def _whirlpool(s: State, h: int, ev: Events) -> None:
     """B-36: everything that moves on that space and the sea spaces around it is removed."""
     people: list[int] = []
     boats: list[int] = []
@@ -354,20 +367,21 @@ def _whirlpool(s: State, h: int, ev: list[Event]) -> None:
         pieces.to_supply(s, b)
     for c in beasts:
         pieces.remove_creature(s, c)
-    ev.append(
-        Event(
-            "whirlpool",
-            {
-                "hex": board.name(h),
-                "people": [person_name(p) for p in people],
-                "boats": [f"b{b + 1}" for b in boats],
-                "creatures": [pieces.creature(s, c) for c in beasts],
-            },
+    if ev is not None:
+        ev.append(
+            Event(
+                "whirlpool",
+                {
+                    "hex": board.name(h),
+                    "people": [person_name(p) for p in people],
+                    "boats": [f"b{b + 1}" for b in boats],
+                    "creatures": [pieces.creature(s, c) for c in beasts],
+                },
+            )
         )
-    )
 
 
-def _volcano(s: State, h: int, ev: list[Event]) -> None:
+def _volcano(s: State, h: int, ev: Events) -> None:
     """B-37, B-23: the game ends at once; step 4 is not played."""
     from . import scoring
 
@@ -377,7 +391,7 @@ def _volcano(s: State, h: int, ev: list[Event]) -> None:
     scoring.end(s, ev)
 
 
-def _nothing(s: State, h: int, ev: list[Event]) -> None:
+def _nothing(s: State, h: int, ev: Events) -> None:
     """E-4: a 1986 tile whose back shows nothing: the space is simply sea."""
 
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 from . import board, pieces
 from .data import SPINNER_SECTORS
 from .errors import IllegalAction
-from .events import Event
+from .events import Event, Events
 from .state import OFF, Action, State
 
 DIVE = "D"
@@ -36,7 +36,7 @@ def legal_spin(s: State) -> list[Action]:
     return [spin for spin, _ in weights(s)]
 
 
-def apply_spin(s: State, action: Action, ev: list[Event]) -> None:
+def apply_spin(s: State, action: Action, ev: Events) -> None:
     """The spinner's result, with what it allows: which creatures may move, and how."""
     _, kind, move = action
     s.roll = f"{kind} {move}"
@@ -52,17 +52,18 @@ def apply_spin(s: State, action: Action, ev: list[Event]) -> None:
     first_moves(s, first)
     may = sorted({a[1] for a in first})
     s.ctx["may_move"] = may
-    ev.append(
-        Event(
-            "spun",
-            {
-                "seat": s.turn,
-                "kind": kind,
-                "move": move,
-                "may_move": [pieces.creature(s, c) for c in may],
-            },
+    if ev is not None:
+        ev.append(
+            Event(
+                "spun",
+                {
+                    "seat": s.turn,
+                    "kind": kind,
+                    "move": move,
+                    "may_move": [pieces.creature(s, c) for c in may],
+                },
+            )
         )
-    )
     s.phase, s.actor = "creature", s.turn
 
 
