@@ -23,6 +23,7 @@ import socket
 import tempfile
 import threading
 import time
+from collections.abc import Iterator
 from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
@@ -127,23 +128,73 @@ def web(
     }
 
 
-def press_times(
-    presses: int, clients: int, warmup: int = 10, seated: bool = False, camera: bool = False
-) -> list[float]:
+def press_times(presses: int, clients: int, warmup: int = 10, seated: bool = False) -> list[float]:
     """The seconds of each press of `web`, from the release edge until the last phone read.
 
     `seated`: the streams are phones', as on a real table: each gives the PIN from an address
     of its own and follows the game through its session cookie — six in the seats of a
-    six-player game, the others watching (a seat is held by one phone).
+    six-player game, the others watching (a seat is held by one phone)."""
+    with _rig(clients, seated) as rig:
+        return rig.press(presses, warmup)
 
-    `camera`: the camera watches all along (`companion.camera.Camera`, its own process), on a
-    rendered photo of the game's island, looking at a frame every `CAMERA_INTERVAL` seconds —
-    more often than a Pi needs — so its work competes for the CPUs as it would at a table."""
+
+class Rig:
+    """A served table at seat 1's movement, with its GPIO panel and phones (`_rig`)."""
+
+    def __init__(
+        self, tbl: Table, game: int, folder: Path, panel: Any, pins: Any, conn: Connection
+    ) -> None:
+        """`panel`: the GPIO panel on mock `pins`; `conn`: the phones' process (`phones`)."""
+        from .panel.gestures import WINDOW
+
+        self.tbl, self.game, self.folder = tbl, game, folder
+        self._panel, self._pins, self._phones, self._hold = panel, pins, conn, WINDOW + 0.01
+        self._pressed = 0
+        # What a press caused, as a watcher is told it: no snapshot read while timing.
+        self._told: queue.SimpleQueue[Event] = queue.SimpleQueue()
+        tbl.subscribe(Subscriber(game, SPECTATOR, self._told.put))
+
+    def press(self, presses: int, warmup: int) -> list[float]:
+        """The seconds of each of `presses` presses, after `warmup` presses not counted."""
+        from gpiozero import Device
+
+        factory = Device.pin_factory  # the mock pins `_rig` set up
+        assert factory is not None
+        samples: list[float] = []
+        for n in range(warmup + presses):
+            # NEXT and UNDO by turns, over every call: the game goes to and fro.
+            name = "next" if self._pressed % 2 == 0 else "undo"
+            self._pressed += 1
+            button = factory.pin(self._pins.buttons[name])
+            button.drive_low()
+            time.sleep(self._hold)  # held longer than the debounce window: a real press
+            start = time.perf_counter()
+            button.drive_high()
+            if not self._panel.idle():
+                raise RuntimeError("bench web: the panel did not carry a press out")
+            last = -1
+            while not self._told.empty():
+                last = max(last, self._told.get().seq)
+            if last < 0:
+                raise RuntimeError("bench web: a press changed nothing (refused?)")
+            self._phones.send(last)
+            read = self._phones.recv() if self._phones.poll(10) else None
+            if read is None:
+                raise RuntimeError(f"bench web: a phone did not read event {last}")
+            if n >= warmup:
+                samples.append(read - start)
+            # No wait for this button's lockout after the release: the next press is the
+            # other button's, and its hold outlasts this one's lockout.
+        return samples
+
+
+@contextlib.contextmanager
+def _rig(clients: int, seated: bool = False) -> Iterator[Rig]:
+    """Everything `press_times` measures on, started, and stopped again on leaving."""
     from gpiozero import Device
     from gpiozero.pins.mock import MockFactory, MockPWMPin
 
     from .panel import pinout
-    from .panel.gestures import WINDOW
     from .panel.gpio import GpioPanel
     from .web import create_app, end_streams
     from .web.serving import make_server
@@ -153,7 +204,6 @@ def press_times(
     saved = Device.pin_factory
     factory = MockFactory(revision=PI_4, pin_class=MockPWMPin)
     Device.pin_factory = factory
-    samples: list[float] = []
     with tempfile.TemporaryDirectory(prefix="companion-bench-") as folder:
         store = Store(Path(folder) / "games.db")
         tbl = Table(store)
@@ -166,13 +216,10 @@ def press_times(
         context = multiprocessing.get_context("spawn")  # no fork of a process with threads
         ours, theirs = context.Pipe()
         process: Any = None
-        watching: Any = None
         try:
             panel.start()
             serving.start()
             game = _to_movement(tbl, SEATS if seated else 4)
-            if camera:
-                watching = _camera(tbl, game, Path(folder))
             port = int(server.effective_port)
             if seated:
                 streams = [
@@ -187,35 +234,10 @@ def press_times(
             if not ours.poll(30) or ours.recv() != "ready":
                 raise RuntimeError("bench web: the phones did not connect")
 
-            # What the press caused, as a watcher is told it: no snapshot read while timing.
-            told: queue.SimpleQueue[Event] = queue.SimpleQueue()
-            tbl.subscribe(Subscriber(game, SPECTATOR, told.put))
+            rig = Rig(tbl, game, Path(folder), panel, pins, ours)
             settle()  # as the daemon does once started
-            for n in range(warmup + presses):
-                button = factory.pin(pins.buttons["next" if n % 2 == 0 else "undo"])
-                button.drive_low()
-                time.sleep(WINDOW + 0.01)  # held longer than the debounce window: a real press
-                start = time.perf_counter()
-                button.drive_high()
-                if not panel.idle():
-                    raise RuntimeError("bench web: the panel did not carry a press out")
-                last = -1
-                while not told.empty():
-                    last = max(last, told.get().seq)
-                if last < 0:
-                    raise RuntimeError("bench web: a press changed nothing (refused?)")
-                ours.send(last)
-                read = ours.recv() if ours.poll(10) else None
-                if read is None:
-                    raise RuntimeError(f"bench web: a phone did not read event {last}")
-                if n >= warmup:
-                    samples.append(read - start)
-                # No wait for this button's lockout after the release: the next press is the
-                # other button's, and its hold outlasts this one's lockout.
+            yield rig
         finally:
-            if watching is not None:
-                watching[0].stop()
-                watching[1].stop()
             if process is not None:
                 with contextlib.suppress(OSError):
                     ours.send(None)
@@ -232,7 +254,6 @@ def press_times(
             store.close()
             factory.reset()
             Device.pin_factory = saved
-    return samples
 
 
 CAMERA_INTERVAL = 0.1
@@ -246,14 +267,16 @@ class _Film:
     """The frames a webcam over the table hands out while the web is measured: each a JPEG of
     its own (new noise, focus and compression, as a webcam's MJPEG are), put in place as the
     one photo the camera reads every `CAMERA_INTERVAL` (in memory, where a camera's frames are,
-    so that they never meet the store's writes to the disk)."""
+    so that they never meet the store's writes to the disk). It rolls between `start` and
+    `stop`, as often as asked, and its folder goes with `close`."""
 
     def __init__(self, frames: list[bytes]) -> None:
         memory = Path("/dev/shm")
         self._folder = tempfile.TemporaryDirectory(dir=memory if memory.is_dir() else None)
         self.frames, self.path = frames, Path(self._folder.name) / "table.jpg"
         self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._roll, name="bench-film", daemon=True)
+        self._thread: threading.Thread | None = None
+        self._put(frames[-1])
 
     def _put(self, frame: bytes) -> None:
         part = self.path.with_suffix(".part")
@@ -261,7 +284,8 @@ class _Film:
         part.replace(self.path)  # whole frames only: the camera never reads half of one
 
     def start(self) -> None:
-        self._put(self.frames[-1])
+        self._stop.clear()
+        self._thread = threading.Thread(target=self._roll, name="bench-film", daemon=True)
         self._thread.start()
 
     def _roll(self) -> None:
@@ -272,13 +296,18 @@ class _Film:
 
     def stop(self) -> None:
         self._stop.set()
-        self._thread.join(5)
+        if self._thread is not None:
+            self._thread.join(5)
+
+    def close(self) -> None:
+        self.stop()
         self._folder.cleanup()
 
 
 def _film(tbl: Table, game: int) -> _Film:
     """A film of `game`'s island (rendered, with OpenCV): `HAND_FRAMES` of a hand moving over
-    it, then `REST_FRAMES` of it at rest."""
+    it, then `REST_FRAMES` of it at rest. JPEGs, as a USB webcam's frames come (MJPEG): each
+    frame costs the camera's process a decode, as at a table."""
     import cv2
     import numpy as np
 
@@ -300,30 +329,43 @@ def _film(tbl: Table, game: int) -> _Film:
     return _Film(frames)
 
 
-def _camera(tbl: Table, game: int, folder: Path) -> tuple[Any, _Film]:
-    """A camera watching a film of `game`'s island (`_film`), started."""
+def _watching(camera: Any) -> None:
+    _until(lambda: camera.status.startswith("watching"), "the camera watching", 60.0)
+
+
+def with_camera(presses: int = 4000, clients: int = 8, blocks: int = 20) -> dict[str, float]:
+    """``web.button_to_sse_p99_ms_camera`` (and p50): `web` with the camera watching
+    (`companion.camera.Camera`, its own process, a frame every `CAMERA_INTERVAL` seconds — more
+    often than a Pi needs — of a film of the game's island), and the same presses without it
+    (``..._camera_off``), half each, on one served table in `blocks` turns of off then on. The
+    camera is started for each of its turns (calibrated in the first, its calibration read
+    again after) and stopped after it. This machine's speed drifts by tens of percent over
+    minutes, and the p99 of a short run is its few worst presses: turns a few seconds long
+    let both figures meet the same drift."""
     from .camera import Camera
 
-    # JPEGs, as a USB webcam's frames come (MJPEG): each frame costs the camera's process a
-    # decode, as at a table (a PNG's decode would cost four times that, which no camera makes).
-    film = _film(tbl, game)
-    film.start()
-    watching = Camera(tbl, f"files:{film.path}", folder / "calibration.json", CAMERA_INTERVAL)
-    watching.start()
-    _until(lambda: watching.status.startswith("watching"), "the camera watching", 60.0)
-    return watching, film
-
-
-def with_camera(presses: int = 2000, clients: int = 8, rounds: int = 4) -> dict[str, float]:
-    """``web.button_to_sse_p99_ms_camera`` (and p50): `web` with the camera watching, and the
-    same presses without it (``..._camera_off``), in `rounds` turns of off then on: this
-    machine's speed drifts by tens of percent over minutes, and a comparison of two runs far
-    apart measured the drift."""
     off: list[float] = []
     on: list[float] = []
-    for _ in range(rounds):
-        off += press_times(presses // rounds, clients)
-        on += press_times(presses // rounds, clients, camera=True)
+    each = presses // blocks
+    with _rig(clients) as rig:
+        film = _film(rig.tbl, rig.game)
+        calibration = rig.folder / "calibration.json"
+        try:
+            for block in range(blocks):
+                if block % 2 == 0:
+                    off += rig.press(each, 2)
+                    continue
+                film.start()
+                watching = Camera(rig.tbl, f"files:{film.path}", calibration, CAMERA_INTERVAL)
+                watching.start()
+                try:
+                    _watching(watching)
+                    on += rig.press(each, 2)
+                finally:
+                    watching.stop()
+                    film.stop()
+        finally:
+            film.close()
     return {
         "web.button_to_sse_p50_ms_camera": _p(on, 0.5),
         "web.button_to_sse_p99_ms_camera": _p(on, 0.99),

@@ -19,9 +19,9 @@ def test_a_press_reaches_every_stream_and_the_panel_lets_its_pins_go() -> None:
 
 
 def test_the_camera_figure_takes_turns_with_the_same_presses_without_the_camera() -> None:
-    """The camera's cost is read from runs taken in turns (off, on, off, on), each a real
-    camera process watching a photo of the game."""
-    figures = bench_web.with_camera(presses=8, clients=2, rounds=2)
+    """The camera's cost is read from turns (off, on, off, on) on one served table, a real
+    camera process started for each turn of its own, watching a film of the game."""
+    figures = bench_web.with_camera(presses=16, clients=2, blocks=4)
     assert set(figures) == {
         f"web.button_to_sse_p{q}_ms_camera{off}" for q in (50, 99) for off in ("", "_off")
     }
