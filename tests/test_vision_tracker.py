@@ -586,3 +586,21 @@ def test_a_tile_sunk_as_the_board_comes_back_in_sync_is_proposed_at_once() -> No
     verdicts = [v for v in (tracker.observe(f) for f in frames) if v is not None]
     assert [(v.kind, v.tile) for v in verdicts] == [("sunk", gone)]
     assert not tracker.out_of_sync
+
+
+def test_B_2_a_candidate_unread_as_the_camera_first_looks_is_no_question() -> None:
+    """B-2: the game starts with the island laid. As the camera first sees the board at rest,
+    one candidate lies under a sleeve and every other shows its tile: no hand was seen to take
+    it, so nothing is asked (the phone was asked at setup). After a hand, the same board asks."""
+    tiles, _, _ = table()
+    under = sorted(synth.legal_sinks(tiles))[0]
+    frames = photos(tiles, 4, seed=1)
+    paint(frames, under, (130, 40, 90))
+    tracker = Tracker(recogniser(), stable_frames=3)
+    tracker.expect(land(tiles), synth.legal_sinks(tiles))
+    assert [tracker.observe(f) for f in frames] == [None] * 4
+    assert not tracker._moved  # the board as first seen is accounted for
+    later = scene_frames(tiles, seed=19, over=under)
+    paint(later, under, (130, 40, 90))
+    verdicts = [v for v in map(tracker.observe, later) if v is not None]
+    assert [(v.kind, v.tile) for v in verdicts] == [("question", under)]

@@ -289,8 +289,8 @@ class Tracker:
         self._run += 1
         if self._run < self.stable_frames:
             return None
-        self._settled = True
         verdict = self._decide()
+        self._settled = True
         if verdict is None:
             return None
         key = (verdict.kind, verdict.tile, verdict.disagree)
@@ -375,7 +375,10 @@ class Tracker:
             # hand, silence would leave people to notice), may be the tile that left.
             suspects = [h for h in ranked if h in self._land_seen and score[h] > -LOW]
             unread = [h for h in ranked if score[h] > -SURE]
-            if not suspects and len(unread) == 1:
+            # Not at the first rest, though: no hand was seen to take a tile, and the board
+            # as the camera first sees it is the game's (a tile hidden under people then, or
+            # in a lamp's reflection, made the phone ask at setup).
+            if not suspects and len(unread) == 1 and self._settled:
                 suspects = unread
         # Where the hand withdrew from as the board came to rest: a tile it took lay there.
         touched = [h for h in ranked if h in self._touched] if self._moved else []
