@@ -17,7 +17,8 @@ import numpy as np
 from companion.engine import board
 from companion.vision import geometry
 from companion.vision.calibrate import dumps, group, load, parse_layout
-from companion.vision.classify import Calibration, HexVerdict
+from companion.vision.classify import Calibration, HexVerdict, land_shift
+from companion.vision.model import ColourModel
 from companion.vision.recognise import Observation, Recogniser
 
 from .vision_support import batch, observed
@@ -408,3 +409,23 @@ def test_an_over_exposed_frame_without_glare_is_still_read() -> None:
     sea = np.array([255.0, 140.0, 60.0])
     assert glare(np.array([[255.0, 140.0, 60.0]]), sea)[0] == 0.0
     assert glare(np.array([[255.0, 252.0, 190.0]]), np.array([230.0, 137.0, 57.0]))[0] > 100
+
+
+def test_B_2_the_islands_colour_shift_is_measured_on_the_tiles_the_game_holds() -> None:
+    """B-2: a tile keeps its terrain, so how far a frame moved the island's colours against the
+    sea is each held tile's colour less its own terrain's. Sunk positions with pieces on them
+    agree among themselves on another offset; measured on every position, 18 of them outvote
+    16 tiles, measured on the positions the game holds they are left out."""
+    classes = ("sea", "beach", "forest", "mountain")
+    means = np.array([[0.0, 0.0, 0.0], [-1.2, 0.1, 0.5], [-0.9, 0.3, -0.6], [-0.5, -0.2, -0.2]])
+    model = ColourModel(classes, means, np.array([np.eye(3) * 0.01] * 4))
+    rng = np.random.default_rng(3)
+    own = np.array([1 + k % 3 for k in range(34)])
+    true, pieces = np.array([0.3, -0.05, -0.35]), np.array([0.6, -0.4, 0.2])
+    median = means[own] + rng.normal(0, 0.05, (34, 3))
+    median[:16] += true  # the tiles the game holds
+    median[16:] += pieces  # sunk positions under boats, creatures, swimmers
+    held = np.where(np.arange(34) < 16, own, -1)
+    assert np.abs(land_shift(median, held, model) - true).max() < 0.1
+    assert np.abs(land_shift(median, own, model) - true).max() > 0.2
+    assert not land_shift(median[:7], own[:7], model).any()  # too few tiles to say

@@ -588,6 +588,42 @@ def test_a_tile_sunk_as_the_board_comes_back_in_sync_is_proposed_at_once() -> No
     assert not tracker.out_of_sync
 
 
+WARM_ISLAND = (1.5, 1.0, 0.65)
+"""A BGR tint of the island against the sea: light of another colour over the tiles (a lamp
+over the table, daylight on the sea around it)."""
+
+
+def tint_island(frames: list[np.ndarray], positions: dict[int, str]) -> list[np.ndarray]:
+    """The frames with every tile of `positions` lit by `WARM_ISLAND` and the sea as it was."""
+    registration = recogniser().register(frames[-1])
+    mask = np.zeros(frames[-1].shape[:2], np.uint8)
+    for h in land(positions):
+        corners = registration.to_image(geometry.outline(*geometry.centre(h), 1.0))
+        cv2.fillConvexPoly(mask, np.round(corners).astype(np.int32), 1)
+    out = []
+    for f in frames:
+        lit = f.astype(np.float32)
+        lit[mask > 0] *= np.array(WARM_ISLAND, np.float32)
+        out.append(np.clip(lit, 0, 255).astype(np.uint8))
+    return out
+
+
+def test_a_tile_gone_under_light_of_another_colour_over_the_island_is_sunk() -> None:
+    """B-20: the tile that left is one of the candidates. Light of another colour over the
+    island than over the sea moves every tile's colour against the sea alike; measured on the
+    tiles the game says are there, the shift is taken off and the tiles read as themselves,
+    so the one gone is named rather than every tile being unreadable."""
+    tiles, _, _ = table()
+    tracker = tracker_at_rest(tiles)
+    gone = synth.legal_sinks(tiles)[0]
+    now = after_sinking(tiles, gone)
+    seen = [v for v in map(tracker.observe, tint_island(photos(now, 4, seed=2, arms=2), now)) if v]
+    assert [(v.kind, v.tile) for v in seen] == [("sunk", gone)]
+    assert tracker.observation is not None
+    read = tracker.observation.positions
+    assert all(read[h].label == t for h, t in now.items() if t != "sea")
+
+
 def test_B_2_a_candidate_unread_as_the_camera_first_looks_is_no_question() -> None:
     """B-2: the game starts with the island laid. As the camera first sees the board at rest,
     one candidate lies under a sleeve and every other shows its tile: no hand was seen to take

@@ -370,9 +370,14 @@ def _verdicts(
 
 
 def classify(
-    samples: HexSamples, normaliser: Normaliser, calibration: Calibration | None
+    samples: HexSamples,
+    normaliser: Normaliser,
+    calibration: Calibration | None,
+    land: frozenset[int] | None = None,
 ) -> dict[int, HexVerdict]:
-    """A verdict for every sampled hex."""
+    """A verdict for every sampled hex. `land`: the positions the game says still hold a tile,
+    on which the frame's shift of the island's colours is measured (`land_shift`); None: not
+    known, no shift."""
     clear = normaliser.clear_sea(samples)
     rel = relative(samples, normaliser, clear)
     if calibration is None:
@@ -380,7 +385,11 @@ def classify(
         probs = _sea_or_land(rel.median, robust_gaussian(rel.median[clear]))
         explained = np.repeat(samples.agreement[:, None], 2, axis=1)
         return _verdicts(samples, probs, explained, ("sea", "land"), hide=False)
+    own = _own(samples, calibration)
     model = calibration.model
+    if own is not None and land is not None:
+        held = np.isin(np.array(samples.hexes), list(land))
+        model = model.shifted(land_shift(rel.median, np.where(held, own, -1), model))
     sea = model.classes.index("sea")
 
     def judge(r: Relative) -> tuple[np.ndarray, np.ndarray]:
@@ -396,9 +405,41 @@ def classify(
         second = relative(samples, normaliser, clear | sure)
         probs, explained = judge(second)
         glare_at = second.glare / np.maximum(second.light, 1.0)
-    return _verdicts(
-        samples, probs, explained, model.classes, own=_own(samples, calibration), glare=glare_at
-    )
+    return _verdicts(samples, probs, explained, model.classes, own=own, glare=glare_at)
+
+
+SEA_LIKE = 9.35
+"""Squared Mahalanobis distance from the setup's sea (97.5 % of χ² with 3 degrees of freedom)
+within which a position's colour is the sea's: its tile gone this turn, it says nothing of the
+land's shift."""
+
+MAX_SHIFT = 1.0
+"""Largest shift of the land's colours against the sea's that a frame may show (log units, any
+channel): a position further off its own terrain than this shows something else (a piece, an
+arm), or the sea (every terrain of the calibrations seen lies 0.9 or more from it)."""
+
+MIN_SHIFTED = 8
+"""Least number of positions the shift is measured on: fewer say nothing of the frame."""
+
+
+def land_shift(median: np.ndarray, own: np.ndarray, model: ColourModel) -> np.ndarray:
+    """(3,) how far this frame moved the island's colours against the sea since the setup
+    frame (relative log colour): the median difference between a position's colour and its own
+    terrain's, over the positions given a terrain in `own` (hexes,) (−1: none), from (hexes, 3)
+    relative medians. Light that is not one colour over the table tints the land against the
+    sea around it, and every terrain moves alike. The caller gives only positions the game
+    says hold a tile: sunk positions under pieces agree among themselves too, and would be
+    taken for the island (at most this turn's tile is gone, and it reads as sea). Zero when
+    fewer than `MIN_SHIFTED` positions can be measured."""
+    sea = model.classes.index("sea")
+    sea_like = Gaussian(model.means[sea], model.covs[sea]).mahalanobis(median) < SEA_LIKE
+    rows = np.flatnonzero((own >= 0) & (own != sea) & ~sea_like)
+    offsets = median[rows] - model.means[own[rows]]
+    offsets = offsets[np.abs(offsets).max(axis=1) <= MAX_SHIFT]
+    if len(offsets) < MIN_SHIFTED:
+        return np.zeros(3)
+    out: np.ndarray = np.median(offsets, axis=0)
+    return out
 
 
 def _own(samples: HexSamples, calibration: Calibration) -> np.ndarray | None:

@@ -80,6 +80,11 @@ class ColourModel:
         fitted = [robust_gaussian(samples[c].reshape(-1, 3)) for c in names]
         return cls(names, np.array([g.mean for g in fitted]), np.array([g.cov for g in fitted]))
 
+    def shifted(self, shift: np.ndarray) -> ColourModel:
+        """The model with every class but sea moved by `shift` (3,) (`classify.land_shift`)."""
+        means = self.means + np.where(np.array(self.classes)[:, None] == "sea", 0.0, shift)
+        return ColourModel(self.classes, means, self.covs)
+
     def precision(self, extra: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Per hex and class, the inverse covariance (hexes, classes, 3, 3) and log |Σ|
         (hexes, classes), each hex's classes widened by the `extra` (hexes, 3) variance its

@@ -134,6 +134,9 @@ class Recogniser:
         """The last registered frame's median colour per hex: what moved since."""
         self.steady = Steady()
         """The markers as the last frames of a camera that did not move showed them."""
+        self.land: frozenset[int] | None = None
+        """The positions the game says still hold a tile (`Tracker.expect` tells it): the
+        frame's shift of the island's colours is measured on them alone. None: not known."""
         self.calibration = calibration
 
     @property
@@ -191,7 +194,7 @@ class Recogniser:
         if not registration.ok or registration.homography is None:
             return Observation(registration, {}, self.calibration is not None)
         samples = self.sampler.sample(frame, registration.homography, registration.lens)
-        verdicts = classify(samples, self.normaliser, self.calibration)
+        verdicts = classify(samples, self.normaliser, self.calibration, self.land)
         if self.calibration is not None:  # without one nothing is hidden (land is any colour)
             verdicts = self._recall(verdicts, samples.median)
         return Observation(

@@ -228,6 +228,7 @@ class Tracker:
         self._overruled |= (self.land - land) & self._asked
         self._overruled -= land
         self.land, self.candidates = land, candidates
+        self.recogniser.land = land
         self._restart()
         self._said.clear()
 
