@@ -18,6 +18,7 @@ from companion import config, doctor
 from companion.engine import board
 from companion.vision import geometry, synth
 from companion.vision.calibrate import dumps
+from companion.vision.classify import HexVerdict
 from companion.vision.markers import load as load_markers
 from companion.vision.recognise import Observation, Recogniser
 from companion.vision.tracker import GLARE, Tracker, Verdict
@@ -608,20 +609,27 @@ def tint_island(frames: list[np.ndarray], positions: dict[int, str]) -> list[np.
     return out
 
 
+def sunk_under_a_warm_island(positions: dict[int, str]) -> dict[int, HexVerdict]:
+    """A tracker at rest over `positions` sees a candidate go in frames of the island lit by
+    `WARM_ISLAND`: it names that one alone; what the last frame read is returned."""
+    tracker = tracker_at_rest(positions)
+    gone = synth.legal_sinks(positions)[0]
+    now = after_sinking(positions, gone)
+    seen = [v for v in map(tracker.observe, tint_island(photos(now, 4, seed=2, arms=2), now)) if v]
+    assert [(v.kind, v.tile) for v in seen] == [("sunk", gone)]
+    assert tracker.observation is not None
+    read = tracker.observation.positions
+    return {h: read[h] for h in land(now)}
+
+
 def test_a_tile_gone_under_light_of_another_colour_over_the_island_is_sunk() -> None:
     """B-20: the tile that left is one of the candidates. Light of another colour over the
     island than over the sea moves every tile's colour against the sea alike; measured on the
     tiles the game says are there, the shift is taken off and the tiles read as themselves,
     so the one gone is named rather than every tile being unreadable."""
     tiles, _, _ = table()
-    tracker = tracker_at_rest(tiles)
-    gone = synth.legal_sinks(tiles)[0]
-    now = after_sinking(tiles, gone)
-    seen = [v for v in map(tracker.observe, tint_island(photos(now, 4, seed=2, arms=2), now)) if v]
-    assert [(v.kind, v.tile) for v in seen] == [("sunk", gone)]
-    assert tracker.observation is not None
-    read = tracker.observation.positions
-    assert all(read[h].label == t for h, t in now.items() if t != "sea")
+    read = sunk_under_a_warm_island(tiles)
+    assert all(v.label == tiles[h] for h, v in read.items())
 
 
 def test_B_2_a_candidate_unread_as_the_camera_first_looks_is_no_question() -> None:
@@ -640,3 +648,13 @@ def test_B_2_a_candidate_unread_as_the_camera_first_looks_is_no_question() -> No
     paint(later, under, (130, 40, 90))
     verdicts = [v for v in map(tracker.observe, later) if v is not None]
     assert [(v.kind, v.tile) for v in verdicts] == [("question", under)]
+
+
+def test_the_last_tiles_under_light_of_another_colour_over_the_island_read_as_themselves() -> None:
+    """B-20: late in a game four tiles are left and one of them leaves. The light over the
+    island is of another colour than over the sea; the shift measured on the three tiles left
+    is taken off, so they read as themselves and the one gone is named."""
+    tiles, _, _ = table()
+    keep = [h for h in board.LAND if tiles[h] == "mountain"][:4]
+    read = sunk_under_a_warm_island(after_sinking(tiles, *(h for h in board.LAND if h not in keep)))
+    assert len(read) == 3 and all(v.label == "mountain" for v in read.values())
