@@ -14,13 +14,15 @@ import hashlib
 import struct
 from collections.abc import Sequence
 from random import Random
-from typing import TypeVar
+from typing import Final, TypeVar
 
 T = TypeVar("T")
 
-_SCALE = 2.0**-53
-_NUMBER = struct.Struct("<q")  # a draw's number as hashed: 8 bytes, little-endian, signed
-_DIGEST = struct.Struct("<Q")  # the 8-byte digest read as a whole number, little-endian
+# Final: compiled, each is a constant, not a look-up in the module's dict at every draw; the
+# structs' bound methods, not a method looked up by name at every draw
+_SCALE: Final = 2.0**-53
+_NUMBER: Final = struct.Struct("<q").pack  # a draw's number: 8 bytes, little-endian, signed
+_DIGEST: Final = struct.Struct("<Q").unpack  # the 8-byte digest as a whole number, little-endian
 
 
 @functools.lru_cache(maxsize=256)
@@ -35,8 +37,8 @@ def _keyed(seed: int) -> hashlib.blake2b:
 def uniform(seed: int, draw: int) -> float:
     """Draw number `draw` of the game whose secret is `seed`: a number in [0, 1)."""
     h = _keyed(seed).copy()
-    h.update(_NUMBER.pack(draw))  # = draw.to_bytes(8, "little", signed=True), without keywords
-    number: int = _DIGEST.unpack(h.digest())[0]
+    h.update(_NUMBER(draw))  # = draw.to_bytes(8, "little", signed=True), without keywords
+    number: int = _DIGEST(h.digest())[0]
     return (number >> 11) * _SCALE
 
 

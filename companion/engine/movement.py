@@ -70,9 +70,10 @@ def boat_moves(s: State, b: int, out: list[Action]) -> None:
             out.append(("sail", b, n))
 
 
-MOST_MOVES: Final = (0, 12, 8, 20, 0, 0)
+MOST_MOVES: Final[tuple[int, ...]] = (0, 12, 8, 20, 0, 0)
 """By place kind (`UNPLACED`, `LAND`, `BOAT`, `SEA`, `SAVED`, `LOST`: none off the board; a
-tuple, not a dict: compiled, indexing it is cheap)."""
+tuple, not a dict: compiled, indexing it is cheap. Typed of any length: compiled, a tuple of
+six ints is kept unboxed and was boxed again, a new tuple, at every index by a variable)."""
 MOST_SAILS: Final = 6
 """The most one-point moves a piece can have: a person on land, onto or (boarding) beside each
 of its six neighbours; in a boat, over the side, into six boats beside it or onto a safe
