@@ -418,8 +418,9 @@ def panel(presses: int = 500, replugs: int = 3, unplugged: float = 1.6) -> dict[
     against the companion's `SerialPanel`, with a started Table on a store in a temporary folder.
 
     ``panel.serial_event_p50_ms``/``_p99_ms``: from the firmware writing the line that completes
-    a short press (its ``release``) until the companion hands the Command to ``Table.submit``:
-    the pty, pyserial, parsing, the lookup of the game's step (`presses.carry_out`). `presses`
+    a short press (its ``release``) until the companion hands the press to the Table
+    (``Table.submit_for_step``, which looks the game's step up on the Table's thread and carries
+    out the command it means: `presses.carry_out`): the pty, pyserial, parsing. `presses`
     UNDO presses while people are placed (each one a table command, refused: nothing to undo);
     the firmware's debounce (10 ms) is not included, its clock runs ahead while a button is down.
     ``panel.reconnect_s``: the worst of `replugs` unplugs of `unplugged` seconds each (long enough
@@ -439,10 +440,9 @@ def panel(presses: int = 500, replugs: int = 3, unplugged: float = 1.6) -> dict[
             super().__init__(store)
             self.stamps: list[float] = []
 
-        def submit(self, command: Command) -> Any:
-            if command.source == "serial":
-                self.stamps.append(time.perf_counter())
-            return super().submit(command)
+        def submit_for_step(self, choose: Any) -> Any:
+            self.stamps.append(time.perf_counter())  # only the serial panel presses here
+            return super().submit_for_step(choose)
 
     with tempfile.TemporaryDirectory(prefix="companion-bench-") as folder:
         store = Store(Path(folder) / "games.db")

@@ -357,16 +357,21 @@ class Table:
 
         return self.read(job, timeout)
 
-    def step(self, timeout: float = 30.0) -> str | None:
-        """The step (the engine's phase) of the current game; None when no game has started.
-        What a panel's button means depends on it alone: asked on every press, so it is one
-        short read, not a snapshot."""
+    def submit_for_step(
+        self, choose: Callable[[str | None], Command | None]
+    ) -> Future[tuple[str | None, Reply | None]]:
+        """Queue the command `choose` makes of the current game's step (the engine's phase; None
+        when no game has started), chosen on the Table's thread: what a panel's button means
+        depends on the step alone, and asking for it first would take every press to the Table
+        and back twice. The future's result is the step and the Reply (None when `choose` made no
+        command)."""
 
-        def job() -> str | None:
-            return None if self.current is None else self._fetch(None).game.phase
+        def job() -> tuple[str | None, Reply | None]:
+            step = None if self.current is None else self._fetch(None).game.phase
+            command = choose(step)
+            return step, None if command is None else self._handle(command)
 
-        result: str | None = self.read(job, timeout)
-        return result
+        return self._on_thread(job)
 
     def games(self, timeout: float = 30.0) -> tuple[list[GameRecord], int | None]:
         """Every stored game, oldest first, and the table's current one."""

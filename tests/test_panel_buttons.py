@@ -3,6 +3,8 @@ through a real Table (`companion.panel.presses`): the one place every panel goes
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 
 from companion.commands import Command
@@ -108,6 +110,25 @@ def test_a_press_reads_the_step_without_a_snapshot(
     monkeypatch.setattr(table, "snapshot", no_snapshot)
     outcome = carry_out(table, Press("roll"), "gpio")
     assert outcome.accepted and outcome.step == "roll"
+
+
+def test_a_press_goes_to_the_table_once(table: Table, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The step a press is looked up in and the command it makes are one job on the Table's
+    thread: a press is handed to the Table and back once, not first for the step and again for
+    the command (every hand-over between threads is time a player waits)."""
+    game = new_game(table, seed=3)
+    play_until(table, game, "roll")
+    jobs: list[object] = []
+    real = table._on_thread
+
+    def counted(job: Callable[[], object]) -> object:
+        jobs.append(job)
+        return real(job)
+
+    monkeypatch.setattr(table, "_on_thread", counted)
+    outcome = carry_out(table, Press("roll"), "gpio")
+    assert outcome.accepted and outcome.step == "roll"
+    assert len(jobs) == 1
 
 
 def test_roll_draws_a_tile_back_the_table_waits_for(table: Table) -> None:

@@ -9,8 +9,9 @@ it did not.
 from __future__ import annotations
 
 import time
+from concurrent.futures import Future
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from ..commands import Command, Reply
 from ..table import Refused, Table
@@ -27,6 +28,7 @@ least once a second when idle)."""
 
 
 NOT_RUNNING = "the table is not running"
+T = TypeVar("T")
 
 
 class TableDown(Exception):
@@ -71,16 +73,6 @@ def table_alive(table: Table) -> bool:
     return table.alive and time.monotonic() - table.heartbeat < STALE
 
 
-def current_step(table: Table, timeout: float = TIMEOUT) -> str | None:
-    """The step (engine phase) of the table's current game; None when there is no game.
-
-    Raises TableDown when the table cannot say, TimeoutError when it does not answer."""
-    try:
-        return table.step(timeout)
-    except Refused as e:  # the table is shutting down, or the game cannot be loaded
-        raise TableDown(e.message) from None
-
-
 def carry_out(table: Table, press: Press, source: str, timeout: float = TIMEOUT) -> Outcome:
     """Send what `press` means now to the Table and wait for its reply.
 
@@ -88,20 +80,21 @@ def carry_out(table: Table, press: Press, source: str, timeout: float = TIMEOUT)
     """
     if not table_alive(table):
         raise TableDown(NOT_RUNNING)
-    try:
-        step = current_step(table, timeout)
-    except TimeoutError:
-        raise TableDown("the table did not answer") from None
+
+    def choose(step: str | None) -> Command | None:
+        meaning = buttons.meaning(press, step)
+        return None if meaning is None else Command(source, intent=meaning.intent)
+
+    step, reply = _wait(table.submit_for_step(choose), timeout)
     meaning = buttons.meaning(press, step)
-    if meaning is None:
+    if meaning is None or reply is None:
         why = "no game has been started" if step is None else f"it means nothing in step {step}"
         return Outcome(press, step, None, False, why)
-    reply = _send(table, Command(source, intent=meaning.intent), timeout)
     if not reply.accepted:
         return Outcome(press, step, meaning.intent, False, reply.message)
     times, message = 1, _told(reply)
     while meaning.repeat and times < REPEATS:
-        again = _send(table, Command(source, intent=meaning.intent), timeout)
+        again = _wait(table.submit(Command(source, intent=meaning.intent)), timeout)
         if not again.accepted:  # e.g. back at the start of the turn: the repeat is over
             break
         times, message = times + 1, _told(again)
@@ -110,14 +103,14 @@ def carry_out(table: Table, press: Press, source: str, timeout: float = TIMEOUT)
     return Outcome(press, step, meaning.intent, True, message, times)
 
 
-def _send(table: Table, command: Command, timeout: float) -> Reply:
-    future = table.submit(command)
+def _wait(future: Future[T], timeout: float) -> T:
     try:
-        reply: Reply = future.result(timeout)
+        return future.result(timeout)
     except TimeoutError:
         future.cancel()  # still queued: it never will be carried out
         raise TableDown("the table did not answer in time") from None
-    return reply
+    except Refused as e:  # the table is shutting down, or the game cannot be loaded
+        raise TableDown(e.message) from None
 
 
 def _told(reply: Reply) -> str:
