@@ -134,7 +134,8 @@ def effect_moves(s: State, back: str) -> list[Action]:
 def can_take_effect(s: State, back: str) -> bool:
     """Could the tile move anything now? (A cheaper question than listing every move.)"""
     if back in CREATURE_OF:
-        return bool(tile_creatures(s, back)) and any(map(s.vacant, range(board.SIZE)))
+        # a generator, not map(s.vacant, ...): compiled, map called the method through Python
+        return bool(tile_creatures(s, back)) and any(s.vacant(h) for h in range(board.SIZE))
     return bool(effect_moves(s, back))
 
 

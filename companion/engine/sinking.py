@@ -25,7 +25,10 @@ def current_terrain(s: State) -> str | None:
     # asked after every action: most of the game a beach is found among the first tiles
     for t in TERRAINS:
         for h in board.LAND:
-            if terrain[h] == t:
+            x = terrain[h]
+            # sea (None) passed by first: comparing it with a name is a slow rich comparison,
+            # and compiled, a str compared with a str is a native one
+            if x is not None and x == t:
                 return t
     return None
 
@@ -33,11 +36,14 @@ def current_terrain(s: State) -> str | None:
 def candidates(s: State) -> list[int]:
     """B-21: tiles of the current terrain touching the sea; if none does, any of that terrain."""
     t = current_terrain(s)
+    if t is None:
+        return []  # no land tile left (C-2, C-4: the game goes on to the die or ends)
     terrain = s.terrain
     tiles: list[int] = []
     coastal: list[int] = []
     for h in board.LAND:  # one pass over the island: asked at every removal
-        if terrain[h] == t:
+        x = terrain[h]
+        if x is not None and x == t:  # as in `current_terrain`
             tiles.append(h)
             if touches_sea(terrain, h):
                 coastal.append(h)

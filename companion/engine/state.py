@@ -239,7 +239,9 @@ class State:
         if len(aboard) == 1:
             return aboard[0] // 10 == seat
         seats = [p // 10 for p in aboard]  # at most three
-        return seats.count(seat) == max(map(seats.count, seats))
+        mine = seats.count(seat)
+        # no seat has more aboard (not max(map(...)): compiled, those were generic calls)
+        return all(seats.count(other) <= mine for other in seats)
 
     def boats_left(self) -> list[int]:
         """Boats in the supply."""
