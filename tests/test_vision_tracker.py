@@ -658,3 +658,25 @@ def test_the_last_tiles_under_light_of_another_colour_over_the_island_read_as_th
     keep = [h for h in board.LAND if tiles[h] == "mountain"][:4]
     read = sunk_under_a_warm_island(after_sinking(tiles, *(h for h in board.LAND if h not in keep)))
     assert len(read) == 3 and all(v.label == "mountain" for v in read.values())
+
+
+def test_a_sand_coloured_piece_on_a_sunk_beach_under_a_warm_island_is_no_tile_back() -> None:
+    """B-21: a sunk tile does not come back. The island's colour shift is the tiles': a boat on
+    a sunk beach whose colour is that of the beaches under the warm light over the island is
+    judged as the setup saw the board, not as a beach put back (held-out games read such boats
+    as beaches once the shift moved every position's classes: "the board differs")."""
+    tiles, _, _ = table()
+    earlier, gone = synth.legal_sinks(tiles)[:2]
+    before = after_sinking(tiles, earlier)
+    tracker = tracker_at_rest(before)
+    now = after_sinking(before, gone)
+    frames = tint_island(photos(now, 4, seed=2, arms=2), now)
+    registration = recogniser().register(frames[-1])
+    beach = next(h for h in land(now) if now[h] == "beach")
+    x, y = np.round(registration.to_image(np.array([geometry.centre(beach)]))[0]).astype(int)
+    sand = np.median(frames[-1][y - 2 : y + 3, x - 2 : x + 3].reshape(-1, 3), axis=0)
+    boat = np.round(registration.to_image(geometry.outline(*geometry.centre(earlier), 0.55)))
+    for f in frames:
+        cv2.fillConvexPoly(f, boat.astype(np.int32), sand.astype(int).tolist())
+    seen = [v for v in map(tracker.observe, frames) if v]
+    assert [(v.kind, v.tile) for v in seen] == [("sunk", gone)]

@@ -376,8 +376,8 @@ def classify(
     land: frozenset[int] | None = None,
 ) -> dict[int, HexVerdict]:
     """A verdict for every sampled hex. `land`: the positions the game says still hold a tile,
-    on which the frame's shift of the island's colours is measured (`land_shift`); None: not
-    known, no shift."""
+    on which the frame's shift of the island's colours is measured (`land_shift`) and which
+    alone are judged with it; None: not known, no shift."""
     clear = normaliser.clear_sea(samples)
     rel = relative(samples, normaliser, clear)
     if calibration is None:
@@ -386,15 +386,26 @@ def classify(
         explained = np.repeat(samples.agreement[:, None], 2, axis=1)
         return _verdicts(samples, probs, explained, ("sea", "land"), hide=False)
     own = _own(samples, calibration)
-    model = calibration.model
+    model = shifted = calibration.model
+    held = np.zeros(len(samples.hexes), bool)
     if own is not None and land is not None:
         held = np.isin(np.array(samples.hexes), list(land))
-        model = model.shifted(land_shift(rel.median, np.where(held, own, -1), model))
+        shifted = model.shifted(land_shift(rel.median, np.where(held, own, -1), model))
     sea = model.classes.index("sea")
 
     def judge(r: Relative) -> tuple[np.ndarray, np.ndarray]:
         extra = np.maximum(0.0, r.noise - calibration.noise)
-        return model.judge(r.pixels, r.median, extra)
+        if not held.any():
+            return model.judge(r.pixels, r.median, extra)
+        # The shift is the tiles': a piece on a sunk position (a boat the colour of sand)
+        # moved with them would pass for a tile put back.
+        probs, explained = model.judge(r.pixels[~held], r.median[~held], extra[~held])
+        on_tiles = shifted.judge(r.pixels[held], r.median[held], extra[held])
+        all_probs = np.empty((len(held), probs.shape[1]))
+        all_explained = np.empty_like(all_probs)
+        all_probs[~held], all_explained[~held] = probs, explained
+        all_probs[held], all_explained[held] = on_tiles
+        return all_probs, all_explained
 
     probs, explained = judge(rel)
     glare_at = rel.glare / np.maximum(rel.light, 1.0)
