@@ -19,6 +19,7 @@ import http.client
 import json
 import multiprocessing
 import queue
+import selectors
 import socket
 import tempfile
 import threading
@@ -40,41 +41,54 @@ PI_4 = "c03111"
 
 
 class Reader:
-    """One phone's event stream, read on a thread of its own: when each event id arrived. A
-    phone with a session sends its cookie from an address of its own (127.0.0.2 and up)."""
+    """One phone's event stream: when each event id arrived whole. A phone with a session sends
+    its cookie from an address of its own (127.0.0.2 and up). Asked in HTTP/1.0, so the body
+    comes as the server writes it (no chunks to undo), and read by `phones`' one loop."""
 
     def __init__(self, port: int, path: str, cookie: str = "", source: str = "") -> None:
-        self.conn = http.client.HTTPConnection(
-            "127.0.0.1", port, timeout=30, source_address=(source, 0) if source else None
+        self.sock = socket.create_connection(
+            ("127.0.0.1", port), timeout=30, source_address=(source, 0) if source else None
         )
-        self.conn.request("GET", path, headers={"Cookie": cookie} if cookie else {})
-        self.sock = self.conn.sock
-        self.response = self.conn.getresponse()
-        if self.response.status != 200:
-            raise RuntimeError(f"bench web: {path} answered {self.response.status}")
+        head = f"GET {path} HTTP/1.0\r\nHost: 127.0.0.1:{port}\r\n"
+        if cookie:
+            head += f"Cookie: {cookie}\r\n"
+        self.sock.sendall(f"{head}\r\n".encode("latin-1"))
+        got = b""
+        while b"\r\n\r\n" not in got:
+            more = self.sock.recv(65536)
+            if not more:
+                raise RuntimeError(f"bench web: {path} closed before its headers")
+            got += more
+        header, self.body = got.split(b"\r\n\r\n", 1)
+        status = header.split(b"\r\n", 1)[0]
+        if status.split()[1:2] != [b"200"]:
+            raise RuntimeError(f"bench web: {path} answered {status.decode('latin-1')}")
+        self.sock.setblocking(False)
         self.arrived: dict[int, float] = {}
-        self.thread = threading.Thread(target=self._read, name="bench-reader", daemon=True)
-        self.thread.start()
+        self.open = True
 
-    def _read(self) -> None:
-        seq: int | None = None
+    def feed(self, now: float) -> None:
+        """Read what the socket holds; every event now whole arrived `now`."""
         try:
-            while line := self.response.readline():
-                if line.startswith(b"id: "):
-                    seq = int(line[4:])
-                elif line == b"\n":
-                    if seq is not None:  # the event is whole: its blank line is read
-                        self.arrived[seq] = time.perf_counter()
-                    seq = None
-        except (OSError, ValueError, http.client.HTTPException):
+            more = self.sock.recv(65536)
+        except BlockingIOError:
             return
+        except OSError:
+            more = b""
+        if not more:
+            self.open = False
+            return
+        self.body += more
+        *events, self.body = self.body.split(b"\n\n")
+        for event in events:
+            for line in event.split(b"\n"):
+                if line.startswith(b"id: "):
+                    self.arrived[int(line[4:])] = now
 
     def close(self) -> None:
-        if self.sock is not None:
-            with contextlib.suppress(OSError):  # already gone
-                self.sock.shutdown(socket.SHUT_RDWR)
-        self.conn.close()
-        self.thread.join(5)
+        with contextlib.suppress(OSError):  # already gone
+            self.sock.shutdown(socket.SHUT_RDWR)
+        self.sock.close()
 
 
 Phone = tuple[str, str, str]
@@ -83,18 +97,42 @@ Phone = tuple[str, str, str]
 
 def phones(port: int, streams: list[Phone], conn: Connection) -> None:
     """The phones' process: read every stream; for each event id asked for, answer when the
-    last phone had it whole (None if one had not within 5 s); None asked ends it."""
+    last phone had it whole (None if one had not within 5 s); None asked ends it.
+
+    One thread reads every stream as each becomes readable (a selector), stamping an event when
+    the bytes that complete it are read: phones are devices of their own, and threads of one
+    interpreter taking turns for its lock would add their own waits to every press."""
     readers = [Reader(port, *stream) for stream in streams]
+    choose = selectors.DefaultSelector()
+    for reader in readers:
+        choose.register(reader.sock, selectors.EVENT_READ, reader)
+    choose.register(conn, selectors.EVENT_READ, None)
     conn.send("ready")
+    wanted: int | None = None
+    deadline = 0.0
     try:
-        while (wanted := conn.recv()) is not None:
-            try:
-                _until(lambda: all(wanted in r.arrived for r in readers), "", 5.0)
-            except RuntimeError:
-                conn.send(None)
+        while True:
+            for key, _ in choose.select(timeout=0.5 if wanted is None else 0.05):
+                now = time.perf_counter()
+                if key.data is not None:
+                    key.data.feed(now)
+                    if not key.data.open:
+                        choose.unregister(key.fileobj)
+                    continue
+                asked = conn.recv()
+                if asked is None:
+                    return
+                wanted, deadline = asked, now + 5.0
+            if wanted is None:
                 continue
-            conn.send(max(r.arrived[wanted] for r in readers))
+            if all(wanted in r.arrived for r in readers):
+                conn.send(max(r.arrived[wanted] for r in readers))
+                wanted = None
+            elif time.perf_counter() > deadline:
+                conn.send(None)
+                wanted = None
     finally:
+        choose.close()
         for reader in readers:
             reader.close()
 
