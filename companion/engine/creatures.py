@@ -147,22 +147,24 @@ def _first_moves(s: State, out: list[Action]) -> None:
 
 
 def apply_creature(s: State, action: Action, ev: Events) -> None:
-    verb = action[0]
+    verb: str = action[0]  # typed, as in movement.apply_step
     if verb == "done":
-        c = s.ctx["creature"]
-        if c is not None and s.c_kind[c] == "squid":
-            squid.strikes(s, c, ev)
+        chosen = s.ctx["creature"]
+        if chosen is not None and s.c_kind[chosen] == "squid":
+            squid.strikes(s, chosen, ev)
         s.phase = "end"
         return
     if verb == "protect":  # D-9
-        _, d, p = action
+        d: int = action[1]
+        p: int = action[2]
         pieces.release(s, d, ev)
         pieces.protect(s, d, p, ev)
         s.phase = "end"
         return
     s.ctx["steps"] += 1
     if verb == "sail":
-        _, b, h = action
+        b: int = action[1]
+        h: int = action[2]
         if ev is not None:
             ev.append(Event("drifted", {"boat": f"b{b + 1}", "from": board.name(s.b_pos[b]),
                                         "to": board.name(h)}))  # fmt: skip
@@ -171,7 +173,8 @@ def apply_creature(s: State, action: Action, ev: Events) -> None:
         if s.ctx.get("dist") == "D" or s.ctx["steps"] >= limit(s, "boat"):
             s.phase = "end"
         return
-    _, c, h = action
+    c: int = action[1]
+    h = action[2]
     stays = h == s.c_pos[c]
     route = s.ctx.get("route")
     if route is not None:  # E-1: the spinner's route, never twice through a space

@@ -177,7 +177,7 @@ def random_move(s: State, rng: Random) -> Action:
 
 
 def apply(s: State, action: Action, ev: Events) -> None:
-    verb = action[0]
+    verb: str = action[0]
     if verb == "done":
         s.points = 0
     else:
@@ -189,7 +189,11 @@ def apply(s: State, action: Action, ev: Events) -> None:
 
 def apply_step(s: State, action: Action, ev: Events, *, uses_swim: bool = True) -> None:
     """One point's move (shared with the dolphin and winds tiles, whose moves use no swim)."""
-    verb, x, to = action
+    # An action's parts are typed Any: named with their types, compiled code compares and
+    # indexes with them natively instead of through generic calls.
+    verb: str = action[0]
+    x: int = action[1]
+    to: int = action[2]
     if verb == "sail":
         if ev is not None:
             ev.append(

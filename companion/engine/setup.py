@@ -208,7 +208,8 @@ def place_values(s: State) -> Sequence[int | None]:
 
 
 def apply_place(s: State, action: Action, ev: Events) -> None:
-    _, h, value = action
+    h: int = action[1]  # typed, as in movement.apply_step
+    value: int | None = action[2]
     seat = s.actor
     p = next_unplaced(s, seat)
     assert p is not None

@@ -64,7 +64,7 @@ def legal_sink(s: State) -> list[Action]:
 
 
 def apply_sink(s: State, action: Action, ev: Events) -> None:
-    h = action[1]
+    h: int = action[1]  # typed, as in movement.apply_step
     t = s.terrain[h]
     assert t is not None
     s.terrain[h] = None
@@ -186,8 +186,9 @@ def legal_back(s: State) -> list[Action]:
 
 
 def apply_back(s: State, action: Action, ev: Events) -> None:
-    back = action[1]
-    h, t = s.ctx["hex"], s.ctx["terrain"]
+    back: str = action[1]  # typed, as in movement.apply_step
+    h: int = s.ctx["hex"]
+    t: str = s.ctx["terrain"]
     seat = s.turn
     s.ctx = {}
     if back == "red" or back in kept_backs(s):
