@@ -227,18 +227,20 @@ class Table:
             if self.heartbeat - looked >= STORAGE_EVERY:
                 looked = self.heartbeat
                 self._look_at_storage()
-            behind = [g for g in self._loaded.values() if g.behind]
+            behind = next((g for g in self._loaded.values() if g.behind), None)
             # Reads (a panel's, a camera's) do not put the quiet work off; commands do.
-            wait = max(STEP_GAP, self._commanded + QUIET - self.heartbeat) if behind else 1.0
+            wait = (
+                1.0 if behind is None else max(STEP_GAP, self._commanded + QUIET - self.heartbeat)
+            )
             try:
                 item = self._queue.get(timeout=wait)
             except queue.Empty:  # a quiet moment: what commands should not wait for
-                if behind:
+                if behind is not None:
                     try:
-                        behind[0].catch_up()
+                        behind.catch_up()
                     except Exception:  # memory is not its log: rebuilt from the store when asked
-                        log.exception("could not replay game %s", behind[0].record.id)
-                        self._forget(behind[0].record.id)
+                        log.exception("could not replay game %s", behind.record.id)
+                        self._forget(behind.record.id)
                 else:
                     self._store.checkpoint()
                 continue
