@@ -213,6 +213,9 @@ class Tracker:
         self._overruled: set[int] = set()
         """Tiles people said had sunk when the tracker asked without seeing them go: until
         their sea shows, reading them as land again is the same doubt, not news."""
+        self._sea_seen: set[int] = set()
+        """Positions the game has as sea whose sea the camera has seen clearly at a rest since:
+        their tile has left the board (`back`)."""
 
     def expect(self, land: Iterable[int], candidates: Iterable[int]) -> None:
         """What the game believes now: the land hexes (engine hex ids) still holding a tile, and
@@ -227,6 +230,7 @@ class Tracker:
             raise ValueError("every candidate must be among the land hexes")
         self._overruled |= (self.land - land) & self._asked
         self._overruled -= land
+        self._sea_seen -= land
         self.land, self.candidates = land, candidates
         self.recogniser.land = land
         self._restart()
@@ -339,13 +343,19 @@ class Tracker:
             if seen[_ROW[h]] < SEEN and self._rim_sea[_ROW[h]] >= frames:
                 score[h] = (SURE + PLAIN) / 2
         gone_elsewhere = [h for h in self.land - self.candidates if score[h] > PLAIN]
-        self._overruled -= {h for h in self._overruled if score[h] > SURE}
+        sunk = set(geometry.LAND) - self.land
+        shown = {h for h in sunk if score[h] > SURE or self._piece_sea[_ROW[h]] >= frames}
+        self._overruled -= shown
+        self._sea_seen |= shown
         # A tile back where the game has sea shows no sea around what covers it: a boat, a
         # creature or swimmers standing on a sunk position leave sea in view, whatever their
-        # colour.
+        # colour. Only where the camera has not seen that sea since the game sank it, though:
+        # a tile that left goes to a player's hand or is played, never back onto the board,
+        # so land read where its sea showed is a piece covering the sea (a boat the colour of
+        # sand on a sunk beach, a green serpent on a sunk forest), not the tile.
         back = [
             h
-            for h in set(geometry.LAND) - self.land - self._overruled
+            for h in sunk - self._overruled - self._sea_seen
             if score[h] < -PLAIN and self._sea_share[_ROW[h]] / frames <= BACK_SEA
         ]
         ranked = sorted(self.candidates, key=lambda h: (-score[h], h))
