@@ -16,9 +16,13 @@ from .state import CHANCE, LAND, OFF, UNPLACED, Action, State, person_name
 def tiles_left(s: State) -> list[tuple[str, int]]:
     """Each terrain that may still lie on the next land position, with how many of its tiles
     are still to be laid (B-2: 16 beach, 16 forest, 8 mountain)."""
-    laid = [s.terrain[h] for h in board.LAND[: s.layout]]
-    left = [(t, TERRAIN_COUNT[t] - laid.count(t)) for t in TERRAINS]
-    return [(t, n) for t, n in left if n > 0]
+    laid = s.standing  # tiles lie only on the positions laid so far, and none sinks at setup
+    out: list[tuple[str, int]] = []
+    for t in TERRAINS:
+        n = TERRAIN_COUNT[t] - laid[t]
+        if n > 0:
+            out.append((t, n))
+    return out
 
 
 def legal_terrain(s: State) -> list[Action]:
@@ -27,7 +31,9 @@ def legal_terrain(s: State) -> list[Action]:
 
 def apply_terrain(s: State, action: Action, ev: Events) -> None:
     h = board.LAND[s.layout]
-    s.terrain[h] = action[1]
+    t: str = action[1]
+    s.terrain[h] = t
+    s.standing[t] += 1
     s.layout += 1
     if ev is not None:
         ev.append(Event("laid", {"hex": board.name(h), "terrain": action[1]}))
@@ -58,6 +64,7 @@ def lay_rings(s: State) -> None:
     for ring, terrain in zip(rings.RINGS, RING_TERRAIN, strict=True):
         for h in ring:
             s.terrain[h] = terrain
+            s.standing[terrain] += 1
     s.layout = len(board.LAND)
     _laid(s)
 

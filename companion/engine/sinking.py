@@ -21,15 +21,10 @@ from .state import CHANCE, OFF, Action, State, person_name
 
 def current_terrain(s: State) -> str | None:
     """B-20: beaches go first, then forests, then mountains."""
-    terrain = s.terrain
-    # asked after every action: most of the game a beach is found among the first tiles
+    standing = s.standing
     for t in TERRAINS:
-        for h in board.LAND:
-            x = terrain[h]
-            # sea (None) passed by first: comparing it with a name is a slow rich comparison,
-            # and compiled, a str compared with a str is a native one
-            if x is not None and x == t:
-                return t
+        if standing[t]:
+            return t
     return None
 
 
@@ -68,6 +63,7 @@ def apply_sink(s: State, action: Action, ev: Events) -> None:
     t = s.terrain[h]
     assert t is not None
     s.terrain[h] = None
+    s.standing[t] -= 1
     s.sunk[t] += 1
     people = list(s.land_people[h])
     if ev is not None:

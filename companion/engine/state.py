@@ -108,6 +108,7 @@ class State:
         "n_dolphin",
         "n_squid",
         "_counts",
+        "standing",
     )
 
     def __init__(
@@ -173,7 +174,16 @@ class State:
     # -- indexes ---------------------------------------------------------------------------
 
     def reindex(self) -> None:
-        """Rebuild who-is-where from the pieces themselves."""
+        """Rebuild who-is-where (and how many land tiles of each terrain stand) from the pieces
+        and the island themselves."""
+        # standing[t]: land tiles of terrain t on the island, counted here and kept by the rules
+        # that lay and remove tiles: asked after every action (B-20), and counting them was a
+        # twentieth of a pure random game
+        self.standing = dict.fromkeys(TERRAINS, 0)
+        for h in board.LAND:
+            t = self.terrain[h]
+            if t is not None:
+                self.standing[t] += 1
         self.land_people: list[list[int]] = [[] for _ in range(board.SIZE)]
         self.swimmers: list[list[int]] = [[] for _ in range(board.SIZE)]
         for p in self.p_owner:
@@ -426,6 +436,7 @@ class State:
         s.n_whale = list(self.n_whale)
         s.n_dolphin = list(self.n_dolphin)
         s.n_squid = list(self.n_squid)
+        s.standing = dict(self.standing)
         s._counts = {
             "serpent": s.n_serpent,
             "shark": s.n_shark,

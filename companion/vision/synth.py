@@ -1029,6 +1029,7 @@ def legal_sinks(positions: dict[int, str]) -> list[int]:
     state = State(for_players(Rules(("base",), {}), 2), 2, seed=0, mode="physical")
     for h, terrain in positions.items():
         state.terrain[h] = None if terrain == "sea" else terrain
+    state.reindex()  # the island's counts by terrain, which B-20's question reads
     return candidates(state) if current_terrain(state) else []
 
 
