@@ -141,28 +141,23 @@ def random_move(s: State, rng: Random) -> Action:
     Each piece has as many slots as the most moves it can have (`MOST_MOVES`), "done" has one:
     a slot drawn uniformly is that piece's move of that number or, past its last move, is drawn
     again. Every legal action has exactly one slot, so each is equally likely."""
-    # `movers`' people with their bounds, each person's place looked up once
+    # `movers`' people are the seat's with a bound: the others (not on the board) have none,
+    # so they take no slot and the draw below passes them by, without lists of its own
     kinds = s.p_kind
-    people: list[int] = []
-    most: list[int] = []
+    seat_people = s.people_of(s.turn)
     slots = 1  # "done"
-    for p in s.people_of(s.turn):
-        bound = MOST_MOVES[kinds[p]]
-        if bound:
-            people.append(p)
-            most.append(bound)
-            slots += bound
+    for p in seat_people:
+        slots += MOST_MOVES[kinds[p]]
     boats = _boats(s)
     sails = len(boats) * MOST_SAILS
     slots += sails
     while True:
         k = chance.index(rng, slots)
         out: list[Action] = []
-        # by index, not zip(): compiled, a zip is a generic Python call and iterator per try
-        for i in range(len(people)):
-            bound = most[i]
+        for p in seat_people:
+            bound = MOST_MOVES[kinds[p]]
             if k < bound:
-                person_moves(s, people[i], out)
+                person_moves(s, p, out)
                 break
             k -= bound
         else:  # past every person's slots: a boat's, or the last one, "done"

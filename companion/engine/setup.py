@@ -269,7 +269,7 @@ COAST = tuple(
 
 def boat_spaces(s: State) -> list[int]:
     """B-6: a vacant sea space next to a land tile."""
-    return [h for h in COAST if s.vacant(h)]
+    return s.vacant_spaces(COAST)
 
 
 def legal_boat(s: State) -> list[Action]:

@@ -49,6 +49,9 @@ OFF: Final = -1
 
 SEAT_LETTERS = "ABCDEF"
 
+WATER: Final[tuple[int, ...]] = tuple(h for h in range(board.SIZE) if not board.IS_SAFE[h])
+"""Every hex but the safe islands, in board order: sea, or land that may sink into it."""
+
 ENDS_MID_TURN: Final = frozenset({ESCAPE_1986, "leave-no-one-behind", "atlantis-is-gone"})
 """The modules under which a game may end mid-turn, the last person or tile gone (C-2, C-4,
 E-6): only their games ask `scoring.ending` after every step."""
@@ -286,17 +289,19 @@ class State:
             )
         )  # fmt: skip
 
-    def vacant_spaces(self) -> list[int]:
-        """Every vacant sea hex, in board order: `vacant` asked of the whole board at once (a
-        red tile's creature may go to any of them)."""
-        terrain, swimmers, boat_at, safe = self.terrain, self.swimmers, self.boat_at, board.IS_SAFE
-        serpent, shark, whale = self.n_serpent, self.n_shark, self.n_whale
-        dolphin, squid = self.n_dolphin, self.n_squid
-        return [
-            h for h in range(board.SIZE)
-            if terrain[h] is None and not safe[h] and not swimmers[h] and boat_at[h] == OFF
-            and not (serpent[h] or shark[h] or whale[h] or dolphin[h] or squid[h])
-        ]  # fmt: skip
+    def vacant_spaces(self, among: tuple[int, ...] = WATER) -> list[int]:
+        """Every vacant sea hex of `among` (hexes that are no safe island; the whole board's
+        unless told), in its order: `vacant` asked of many hexes at once (a red tile's
+        creature may go to any of them). What stands at sea is gathered once, not looked up in
+        six lists hex by hex."""
+        taken = set(self.c_pos)  # a creature's hex (OFF, off the board, is no hex)
+        taken.update(self.b_pos)
+        kinds, at = self.p_kind, self.p_at
+        for p in self.p_owner:
+            if kinds[p] == SEA:
+                taken.add(at[p])
+        terrain = self.terrain
+        return [h for h in among if terrain[h] is None and h not in taken]
 
     def guardian(self, p: int) -> int | None:
         """The dolphin protecting swimmer p, if one does (D-6)."""
