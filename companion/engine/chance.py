@@ -44,8 +44,9 @@ def uniform(seed: int, draw: int) -> float:
 
 def pick(rng: Random, items: Sequence[T]) -> T:
     """One of `items`, each as likely as the others, for a random player (not the table's
-    draws above): `index` of it."""
-    return items[index(rng, len(items))]
+    draws above): `index` of it, written out (asked at most decisions of a random game);
+    IndexError when there are none, as `index` raises."""
+    return items[int(rng.random() * len(items))]
 
 
 def index(rng: Random, n: int) -> int:

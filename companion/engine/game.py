@@ -363,8 +363,8 @@ class Game:
                 # A seat holding red tiles is asked at step 1 even when none can be played:
                 # passing it by would tell every viewer which tiles it holds (spec §9, B-7).
                 # Likewise a defender with no repellent still answers (see creatures.attack).
-                held = (phase == "tile" and bool(s.hands[s.turn])) or phase == "defence"
-                if not held and self._only_done():
+                held = phase == "defence" or (phase == "tile" and bool(s.hands[s.turn]))
+                if not held and self._only_done(phase):
                     PHASES[phase][1](s, DONE, ev)
                     continue
             elif phase == "end":
@@ -385,12 +385,13 @@ class Game:
                 continue
             return
 
-    def _only_done(self) -> bool:
-        """Is "done" the one legal action? Asked after every action, so movement answers it
-        without listing every move (a bot's look-ahead never needs that list)."""
-        if self.state.phase == "move":
+    def _only_done(self, phase: str) -> bool:
+        """Is "done" the one legal action of `phase` (the current one)? Asked after every
+        action, so movement answers it without listing every move (a bot's look-ahead never
+        needs that list)."""
+        if phase == "move":
             return not movement.can_move(self.state)
-        if self.state.phase == "effect":
+        if phase == "effect":
             return hand.only_done(self.state)
         return self.legal_actions() == [DONE]
 

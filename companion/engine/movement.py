@@ -9,7 +9,7 @@ from __future__ import annotations
 from random import Random
 from typing import Final
 
-from . import board, chance, pieces
+from . import board, pieces
 from .errors import IllegalAction
 from .events import Event, Events
 from .state import BOAT, DONE, LAND, OFF, SEA, Action, State, person_name
@@ -117,9 +117,8 @@ def legal(s: State) -> list[Action]:
 def can_move(s: State) -> bool:
     """Has the seat to move any move at all? `legal`'s walk, stopping at the first move found
     (usually the first person's): asked after every action, where the list is not needed."""
-    seat = s.turn
     out: list[Action] = []
-    for p in s.people_of(seat):
+    for p in s.seat_people[s.turn]:
         kind = s.p_kind[p]
         if kind == LAND and board.WATER_NEIGHBOURS[s.p_at[p]]:
             return True  # `person_moves` offers a person on land each neighbour (B-12)
@@ -144,15 +143,16 @@ def random_move(s: State, rng: Random) -> Action:
     # `movers`' people are the seat's with a bound: the others (not on the board) have none,
     # so they take no slot and the draw below passes them by, without lists of its own
     kinds = s.p_kind
-    seat_people = s.people_of(s.turn)
+    seat_people = s.seat_people[s.turn]
     slots = 1  # "done"
     for p in seat_people:
         slots += MOST_MOVES[kinds[p]]
     boats = _boats(s)
     sails = len(boats) * MOST_SAILS
     slots += sails
+    draw = rng.random  # `chance.index` of the slots, its method looked up once, not per try
     while True:
-        k = chance.index(rng, slots)
+        k = int(draw() * slots)
         out: list[Action] = []
         for p in seat_people:
             bound = MOST_MOVES[kinds[p]]
@@ -199,7 +199,8 @@ def apply_step(s: State, action: Action, ev: Events, *, uses_swim: bool = True) 
             )
         pieces.boat_to(s, x, to, ev)
         return
-    frm = where(s, x)
+    # where the person was, in words, only for the events (none built in a random playout)
+    frm = where(s, x) if ev is not None else ""
     if verb == "ride" and s.is_1986:
         _ride_1986(s, x, to, ev)
         return

@@ -40,18 +40,11 @@ def candidates(s: State) -> list[int]:
         x = terrain[h]
         if x is not None and x == t:  # as in `current_terrain`
             tiles.append(h)
-            if touches_sea(terrain, h):
-                coastal.append(h)
+            for n in board.WATER_NEIGHBOURS[h]:  # a sea neighbour (asked of each tile)
+                if terrain[n] is None:
+                    coastal.append(h)
+                    break
     return coastal or tiles
-
-
-def touches_sea(terrain: list[str | None], h: int) -> bool:
-    """Has hex h a neighbour without a tile (sea)?"""
-    # a loop, not any() over a generator: a fifth of its cost in Python, a C loop compiled
-    for n in board.WATER_NEIGHBOURS[h]:  # noqa: SIM110
-        if terrain[n] is None:
-            return True
-    return False
 
 
 def legal_sink(s: State) -> list[Action]:

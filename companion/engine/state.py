@@ -253,8 +253,12 @@ class State:
             return aboard[0] // 10 == seat
         seats = [p // 10 for p in aboard]  # at most three
         mine = seats.count(seat)
-        # no seat has more aboard (not max(map(...)): compiled, those were generic calls)
-        return all(seats.count(other) <= mine for other in seats)
+        # no seat has more aboard: a loop (not max(map(...)): compiled, generic calls; not
+        # all() over a generator: in Python, a call per passenger)
+        for other in seats:  # noqa: SIM110
+            if seats.count(other) > mine:
+                return False
+        return True
 
     def boats_left(self) -> list[int]:
         """Boats in the supply."""
@@ -323,7 +327,11 @@ class State:
     def has_people(self, seat: int) -> bool:
         """Has this seat people on land, in boats or swimming (B-11)?"""
         kinds = self.p_kind
-        return any(kinds[p] in (LAND, BOAT, SEA) for p in self.seat_people[seat])
+        # a loop, not any() over a generator: asked at every step 1 (a call per person)
+        for p in self.seat_people[seat]:  # noqa: SIM110
+            if kinds[p] in (LAND, BOAT, SEA):
+                return True
+        return False
 
     # -- the stored form ---------------------------------------------------------------------
 
