@@ -19,7 +19,7 @@ def tiles_left(s: State) -> list[tuple[str, int]]:
     laid = s.standing  # tiles lie only on the positions laid so far, and none sinks at setup
     out: list[tuple[str, int]] = []
     for t in TERRAINS:
-        n = TERRAIN_COUNT[t] - laid[t]
+        n = TERRAIN_COUNT[t] - len(laid[t])
         if n > 0:
             out.append((t, n))
     return out
@@ -33,7 +33,7 @@ def apply_terrain(s: State, action: Action, ev: Events) -> None:
     h = board.LAND[s.layout]
     t: str = action[1]
     s.terrain[h] = t
-    s.standing[t] += 1
+    s.standing[t].append(h)  # laid in `board.LAND`'s order
     s.layout += 1
     if ev is not None:
         ev.append(Event("laid", {"hex": board.name(h), "terrain": action[1]}))
@@ -64,8 +64,8 @@ def lay_rings(s: State) -> None:
     for ring, terrain in zip(rings.RINGS, RING_TERRAIN, strict=True):
         for h in ring:
             s.terrain[h] = terrain
-            s.standing[terrain] += 1
     s.layout = len(board.LAND)
+    s.recount_island()  # rings are not in `board.LAND`'s order
     _laid(s)
 
 

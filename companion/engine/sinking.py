@@ -34,17 +34,14 @@ def candidates(s: State) -> list[int]:
     if t is None:
         return []  # no land tile left (C-2, C-4: the game goes on to the die or ends)
     terrain = s.terrain
-    tiles: list[int] = []
+    tiles = s.standing[t]  # in `board.LAND`'s order
     coastal: list[int] = []
-    for h in board.LAND:  # one pass over the island: asked at every removal
-        x = terrain[h]
-        if x is not None and x == t:  # as in `current_terrain`
-            tiles.append(h)
-            for n in board.WATER_NEIGHBOURS[h]:  # a sea neighbour (asked of each tile)
-                if terrain[n] is None:
-                    coastal.append(h)
-                    break
-    return coastal or tiles
+    for h in tiles:
+        for n in board.WATER_NEIGHBOURS[h]:  # a sea neighbour
+            if terrain[n] is None:
+                coastal.append(h)
+                break
+    return coastal or list(tiles)
 
 
 def legal_sink(s: State) -> list[Action]:
@@ -56,7 +53,7 @@ def apply_sink(s: State, action: Action, ev: Events) -> None:
     t = s.terrain[h]
     assert t is not None
     s.terrain[h] = None
-    s.standing[t] -= 1
+    s.standing[t].remove(h)
     s.sunk[t] += 1
     people = list(s.land_people[h])
     if ev is not None:

@@ -177,16 +177,9 @@ class State:
     # -- indexes ---------------------------------------------------------------------------
 
     def reindex(self) -> None:
-        """Rebuild who-is-where (and how many land tiles of each terrain stand) from the pieces
+        """Rebuild who-is-where (and which land tiles of each terrain stand) from the pieces
         and the island themselves."""
-        # standing[t]: land tiles of terrain t on the island, counted here and kept by the rules
-        # that lay and remove tiles: asked after every action (B-20), and counting them was a
-        # twentieth of a pure random game
-        self.standing = dict.fromkeys(TERRAINS, 0)
-        for h in board.LAND:
-            t = self.terrain[h]
-            if t is not None:
-                self.standing[t] += 1
+        self.recount_island()
         self.land_people: list[list[int]] = [[] for _ in range(board.SIZE)]
         self.swimmers: list[list[int]] = [[] for _ in range(board.SIZE)]
         for p in self.p_owner:
@@ -214,6 +207,16 @@ class State:
         for c, pos in enumerate(self.c_pos):
             if pos != OFF:
                 self.count(c)[pos] += 1
+
+    def recount_island(self) -> None:
+        """standing[t]: the land tiles of terrain t on the island, in `board.LAND`'s order, found
+        here and kept by the rules that lay and remove tiles. B-20 and B-21 ask for them at
+        every removal (finding them on the island was a tenth of a pure random game)."""
+        self.standing: dict[str, list[int]] = {t: [] for t in TERRAINS}
+        for h in board.LAND:
+            t = self.terrain[h]
+            if t is not None:
+                self.standing[t].append(h)
 
     def count(self, creature: int) -> list[int]:
         """The per-hex count list of this creature's kind."""
@@ -449,7 +452,7 @@ class State:
         s.n_whale = list(self.n_whale)
         s.n_dolphin = list(self.n_dolphin)
         s.n_squid = list(self.n_squid)
-        s.standing = dict(self.standing)
+        s.standing = {t: list(tiles) for t, tiles in self.standing.items()}
         s._counts = {
             "serpent": s.n_serpent,
             "shark": s.n_shark,
