@@ -1,10 +1,12 @@
-"""The camera reads a frame only when it shows something new (`companion.vision.still`): on
-real OpenCV over synthetic photos, a board at rest is read once however noisy its frames, while
-a person moved, a tile lifted or a hand over the board is read at once; and the turn tracker
-reaches the same verdict from the readings that stand as from frames read anew."""
+"""The camera reads a frame only when it shows something new at rest (`companion.vision.still`):
+on real OpenCV over synthetic photos, a board at rest is read once however noisy its frames, a
+person moved or a tile lifted is read once the board rests again, a hand moving over it is not
+read at all, and a camera whose frames never match is read every frame; the turn tracker reaches
+the same verdict from the readings that stand as from frames read anew."""
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import multiprocessing
 from pathlib import Path
@@ -20,7 +22,7 @@ from companion.table import Table
 from companion.vision import synth
 from companion.vision.markers import load as load_markers
 from companion.vision.recognise import Observation, Recogniser
-from companion.vision.still import NOISE, Stillness
+from companion.vision.still import NOISE, SETTLED, Look, Stillness, patience
 from companion.vision.watch import Link, Stopped, Watcher
 from tests.playing import new_game
 from tests.test_vision_tracker import after_sinking, photos, recogniser, tracker_at_rest
@@ -32,7 +34,8 @@ def test_a_board_at_rest_is_read_once_and_a_moved_person_a_lifted_tile_or_a_hand
     size: tuple[int, int],
 ) -> None:
     """No rule: new noise, focus and JPEG in every frame are not news; the smallest piece moved
-    half a hex is."""
+    half a hex is, read from the second frame that shows it (the first is unlike the frame
+    before it: something may still be moving)."""
     rng = np.random.default_rng(11)
     tiles = synth.random_layout(rng)
     colours = synth.board_colours(rng)
@@ -44,52 +47,100 @@ def test_a_board_at_rest_is_read_once_and_a_moved_person_a_lifted_tile_or_a_hand
         return [synth.photo(rng, view, light, still=True).image for _ in range(n)]
 
     pieces = synth.random_pieces(rng, tiles)
-    still = Stillness()
-    assert [still.same(f) for f in frames(tiles, pieces, 6)] == [False] + [True] * 5
+    still = Stillness(patience=8)
+    same, read, moving = Look.SAME, Look.READ, Look.MOVING
+    assert [still.look(f) for f in frames(tiles, pieces, 6)] == [read] + [same] * 5
 
     person = next(i for i, p in enumerate(pieces) if p.kind == "person")
     pieces[person] = dataclasses.replace(pieces[person], x=pieces[person].x + 0.5)
-    assert [still.same(f) for f in frames(tiles, pieces, 2)] == [False, True]
+    assert [still.look(f) for f in frames(tiles, pieces, 2)] == [moving, read]
 
     gone = synth.legal_sinks(tiles)[0]
     now = after_sinking(tiles, gone)
-    assert [still.same(f) for f in frames(now, pieces, 2)] == [False, True]
+    assert [still.look(f) for f in frames(now, pieces, 2)] == [moving, read]
     view = synth.scene(rng, now, pieces, size, "normal", None, colours, camera)
-    assert not still.same(synth.photo(rng, view, light, arm_over=gone).image)
+    assert still.look(synth.photo(rng, view, light, arm_over=gone).image) is moving
 
 
 def test_a_slow_drift_is_read_once_it_adds_up() -> None:
     """No rule: each frame is compared with the last one read, not with the one before it, so
     light that changes a little at a time (a lamp warming up) is read once the change is real."""
     frame = photos(board()[0], 1, seed=4)[0]
-    still = Stillness()
+    still = Stillness(patience=8)
     brighter = [np.clip(frame.astype(np.int16) + 4 * k, 0, 255).astype(np.uint8) for k in range(6)]
-    seen = [still.same(f) for f in brighter]
+    seen = [still.look(f) for f in brighter]
     assert 4 * 3 <= NOISE < 4 * 4  # the steps below assume it
-    assert seen == [False, True, True, True, False, True]
+    same, read = Look.SAME, Look.READ
+    assert seen == [read, same, same, same, read, same]
     still.forget()
-    assert not still.same(brighter[-1])
+    assert still.look(brighter[-1]) is read
+
+
+def _jumpy(frame: np.ndarray, n: int) -> list[np.ndarray]:
+    """`frame` as a camera whose exposure creeps by more than its noise each frame shows it:
+    never two alike."""
+    steps = [(NOISE + 1) * k for k in range(n)]
+    return [np.clip(frame.astype(np.int16) + s, 0, 255).astype(np.uint8) for s in steps]
+
+
+def test_a_camera_whose_frames_never_match_is_read_every_frame() -> None:
+    """No rule: a camera with a flickering exposure never shows two frames alike: waiting for
+    the board to rest would starve the tracker, so each of its frames is read, from the first;
+    and a camera that was at rest but then shows nothing alike for `patience` frames in a row is
+    read every frame again (a flicker that began, or a hand that never rests)."""
+    frame = photos(board()[0], 1, seed=4)[0]
+    still = Stillness(patience=3)
+    assert [still.look(f) for f in _jumpy(frame, 6)] == [Look.READ] * 6
+
+    still = Stillness(patience=3)
+    at_rest = [frame] * (SETTLED + 1)
+    assert [still.look(f) for f in at_rest] == [Look.READ] + [Look.SAME] * SETTLED
+    looks = [still.look(f) for f in _jumpy(frame, 7)[1:]]
+    assert looks == [Look.MOVING] * 3 + [Look.READ] * 3
+    assert [still.look(f) for f in at_rest] == [Look.READ] + [Look.SAME] * SETTLED  # at rest
+    assert still.look(_jumpy(frame, 2)[1]) is Look.MOVING
+
+
+def test_a_camera_whose_frames_match_now_and_then_is_read_every_frame() -> None:
+    """No rule: a flickering camera whose frames happen to match now and then, even `SETTLED`
+    times in a row, is not taken for one at rest while most of its frames differ: none waits."""
+    frame = photos(board()[0], 1, seed=4)[0]
+    jumpy = _jumpy(frame, 16)
+    frames = jumpy[:8] + [jumpy[8]] * SETTLED + jumpy[8:]
+    still = Stillness(patience=30)
+    assert Look.MOVING not in [still.look(f) for f in frames]
+
+
+def test_the_patience_is_a_few_seconds_of_frames() -> None:
+    """No rule: a camera looking twice a second waits 8 frames, one looking ten times, 40."""
+    assert (patience(0.5), patience(0.1), patience(0.0)) == (8, 40, 4000)
 
 
 def test_the_tracker_proposes_the_sunk_tile_from_readings_that_stand_for_still_frames(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """B-21: frames at rest that are not read count as frames at rest: the tile that left is
-    proposed after the same frames as when each is read, from one reading of the board."""
+    """B-21: frames at rest that are not read count as frames at rest, and frames with a hand
+    moving are not read at all: the tile that left is proposed after three frames at rest, from
+    one reading of the board."""
     tiles, _, _ = board()
     tracker = tracker_at_rest(tiles)
     reads: list[Observation] = []
     observe = recogniser().observe
     monkeypatch.setattr(recogniser(), "observe", lambda f: reads.append(observe(f)) or reads[-1])
     gone = synth.legal_sinks(tiles)[0]
-    still = Stillness()
-    frames = photos(after_sinking(tiles, gone), 4, seed=2, arms=2)
-    seen = [tracker.observe(f, again=still.same(f)) for f in frames]
-    assert seen[:4] == [None] * 4  # two frames with a hand, then two at rest
-    verdict = seen[4]
+    still = Stillness(patience=8)
+    at_rest = photos(tiles, SETTLED + 1, seed=1)
+    assert [still.look(f) for f in at_rest] == [Look.READ] + [Look.SAME] * SETTLED
+    frames = photos(after_sinking(tiles, gone), 5, seed=2, arms=2)
+    looks = [still.look(f) for f in frames]
+    assert looks == [Look.MOVING] * 3 + [Look.READ] + [Look.SAME] * 3  # 2 hands, the tile put down
+    pairs = zip(frames, looks, strict=True)
+    seen = [tracker.observe(f, again=k is Look.SAME) for f, k in pairs if k is not Look.MOVING]
+    assert seen[:2] == [None] * 2
+    verdict = seen[2]
     assert verdict is not None and (verdict.kind, verdict.tile) == ("sunk", gone)
-    assert seen[5] is None  # said already
-    assert len(reads) == 3  # the two hands and the first frame at rest
+    assert seen[3] is None  # said already
+    assert len(reads) == 1  # the board at rest, once
 
 
 class _Camera:
@@ -114,25 +165,68 @@ def test_after_an_exposure_change_or_new_colours_the_next_frame_is_read(tmp_path
     watcher._frames = camera  # type: ignore[assignment]
     still = watcher._still
     clipping = dataclasses.replace(recogniser().observe(frame), levels=(60.0, 255.0))
-    assert [still.same(frame), still.same(frame)] == [False, True]
+    assert [still.look(frame), still.look(frame)] == [Look.READ, Look.SAME]
     watcher._expose(clipping)
     assert camera.asked == [-1.0]
-    assert not still.same(frame)
+    assert still.look(frame) is Look.READ
 
     watcher._recogniser, watcher.status = Recogniser(), "watching (files:x)"
-    assert still.same(frame)
+    assert still.look(frame) is Look.SAME
     assert watcher._calibrated(frame, {"tiles": tiles, "game": 1})
-    assert not still.same(frame)
+    assert still.look(frame) is Look.READ
+
+
+def _watched(
+    table: Table, source: Path, monkeypatch: pytest.MonkeyPatch, frames: int | None = None
+) -> list[int]:
+    """The camera's loop with the daemon's side of its pipe over `source` (its process is this
+    test's own thread), for `frames` frames or until the source ends: the readings it took."""
+    import threading
+
+    reads: list[int] = []
+    observe = Recogniser.observe
+    monkeypatch.setattr(
+        Recogniser, "observe", lambda r, f, g=None: reads.append(1) or observe(r, f, g)
+    )
+    calibration = source.parent / "c.json"
+    camera = Camera(table, f"files:{source}", calibration, interval=0.0)
+    ours, theirs = multiprocessing.Pipe()
+
+    class Process:
+        exitcode = None
+
+        def is_alive(self) -> bool:
+            return True
+
+    camera._process, camera._conn = Process(), ours
+    serving = threading.Thread(target=camera._serve, daemon=True)
+    serving.start()
+    watcher = Watcher(Link(theirs), f"files:{source}", calibration, 0.0)
+    looked = 0
+    look = watcher._look
+
+    def counted(frame: np.ndarray) -> None:
+        nonlocal looked
+        looked += 1
+        if looked == frames:
+            camera._stop.set()
+        look(frame)
+
+    monkeypatch.setattr(watcher, "_look", counted)
+    with contextlib.suppress(Stopped):
+        watcher.run()
+    camera._stop.set()
+    serving.join(5)
+    assert looked >= (frames or 1) and watcher._learnt is not None
+    return reads
 
 
 def test_a_camera_over_a_board_at_rest_reads_it_once(
     table: Table, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """No rule: the camera's loop with the daemon's side of its pipe, over a photo it sees again
-    and again (a camera over a board at rest): the colours are learnt from the first frame,
-    the board read from it, and no frame after it is read again."""
-    import threading
-
+    """No rule: over a photo it sees again and again (a camera over a board at rest), the
+    colours are learnt from the first frame, the board read from it, and no frame after it is
+    read again."""
     import cv2
 
     from companion.engine import board as engine_board
@@ -142,37 +236,27 @@ def test_a_camera_over_a_board_at_rest_reads_it_once(
     photo = tmp_path / "board.jpg"
     image = synth.render(rng, {h: "beach" for h in engine_board.LAND}, []).image
     assert cv2.imwrite(str(photo), image)
-    reads: list[int] = []
-    observe = Recogniser.observe
-    monkeypatch.setattr(
-        Recogniser, "observe", lambda r, f, g=None: reads.append(1) or observe(r, f, g)
-    )
-    camera = Camera(table, f"files:{photo}", tmp_path / "c.json", interval=0.0)
-    ours, theirs = multiprocessing.Pipe()
+    assert len(_watched(table, photo, monkeypatch, frames=12)) == 1
 
-    class Process:  # the camera's process is this test's own thread
-        exitcode = None
 
-        def is_alive(self) -> bool:
-            return True
+def test_a_hand_passing_over_a_board_at_rest_is_not_read(
+    table: Table, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """No rule: frames of a hand moving over the board (each unlike the one before) are not
+    read, and the board at rest after it, as it was, stands as read: one reading in all."""
+    import cv2
 
-    camera._process, camera._conn = Process(), ours
-    serving = threading.Thread(target=camera._serve, daemon=True)
-    serving.start()
-    watcher = Watcher(Link(theirs), f"files:{photo}", tmp_path / "c.json", 0.0)
-    looked = 0
-    look = watcher._look
+    from companion.engine import board as engine_board
 
-    def counted(frame: np.ndarray) -> None:
-        nonlocal looked
-        looked += 1
-        if looked == 12:
-            camera._stop.set()
-        look(frame)
-
-    monkeypatch.setattr(watcher, "_look", counted)
-    with pytest.raises(Stopped):
-        watcher.run()
-    serving.join(5)
-    assert looked >= 12 and watcher._learnt is not None
-    assert len(reads) == 1
+    new_game(table, seed=5, mode="physical")
+    rng = np.random.default_rng(3)
+    positions = {h: "beach" for h in engine_board.LAND}
+    view = synth.scene(rng, positions, [])
+    light = synth.lighting(rng, (1280, 960), "normal", {})
+    over = [None] * 5 + list(engine_board.LAND[:4]) + [None] * 3
+    folder = tmp_path / "frames"
+    folder.mkdir()
+    for n, hand in enumerate(over):
+        shot = synth.photo(rng, view, light, arm_over=hand, still=hand is None)
+        assert cv2.imwrite(str(folder / f"{n:02}.jpg"), shot.image)
+    assert len(_watched(table, folder, monkeypatch)) == 1

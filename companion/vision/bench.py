@@ -47,7 +47,7 @@ from .exposure import Exposure
 from .markers import MarkerLayout
 from .markers import load as load_markers
 from .recognise import NotRegistered, Recogniser
-from .still import Stillness
+from .still import Look, Stillness, patience
 from .tracker import Tracker, Verdict
 
 FRAMES = 200
@@ -248,11 +248,12 @@ def play(
     the board as it truly is, as people confirm or correct the camera's proposal. With
     `exposure`, the camera's exposure is set from each frame as the watcher sets it
     (`Exposure`); without, the camera's auto exposure alone. As in the watcher, a frame that
-    shows what the last one read did is not read again (`Stillness`)."""
+    shows what the last one read did is not read again, nor one with something moving in it
+    (`Stillness`, its patience that of a camera looking every half second)."""
     markers = markers or load_markers()
     recogniser = Recogniser(markers)
     tracker = Tracker(recogniser, STABLE_FRAMES)
-    still = Stillness()
+    still = Stillness(patience(0.5))
     controls = synth.Controls()
     control = Exposure() if exposure else None
     tally = Turns()
@@ -291,7 +292,10 @@ def play(
                 close()
             turn = sunk
         shown = state
-        verdict = tracker.observe(shot.image, again=still.same(shot.image))
+        look = still.look(shot.image)
+        if look is Look.MOVING:
+            continue
+        verdict = tracker.observe(shot.image, again=look is Look.SAME)
         if control is not None and tracker.observation is not None:
             before = controls.exposure_bias
             controls.exposure_bias = control.update(tracker.observation)

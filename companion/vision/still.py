@@ -1,9 +1,21 @@
-"""Whether a frame shows anything the last frame read did not.
+"""Whether a frame is worth reading: it shows something new, and the board has come to rest.
 
 At a table the board is at rest most of the time, and reading a frame (markers, samples,
 colours) is nearly all the camera's CPU: on a Pi that CPU is shared with the Table a player's
-press waits for. A frame that matches the last one read, within a camera's noise, is not read
-again: its reading stands (`Tracker.observe`'s ``again``).
+press waits for, and on a shared machine any CPU it takes delays a press whatever its priority.
+So a frame is read only when it can tell the tracker something (`Stillness.look`):
+
+- a frame that matches the last one read, within a camera's noise, is not read again: its
+  reading stands (`Tracker.observe`'s ``again``);
+- a frame that differs from the one before it shows something moving (a hand, a piece being
+  set down): it waits, and the board is read once two frames in a row match. The tracker learns
+  nothing from a hand it would not learn from the board after it: it decides on frames at rest.
+
+Waiting is only for a camera whose frames match at rest: of its last `WINDOW` frames at least
+a third (and `SETTLED`) were like the one before. A camera whose frames mostly differ (sensor
+noise, an exposure that flickers) is read every frame, as before this check, and so is one
+whose frames have differed for `PATIENCE` seconds in a row (the check never starves the tracker
+for longer than that).
 
 The comparison is of thumbnails, each pixel the mean of a 16 × 16 block: a sensor's noise
 mostly averages out there, while a tile lifted, a hand or a piece moved changes whole blocks.
@@ -12,6 +24,10 @@ lamp warming up) is read once it adds up to a change.
 """
 
 from __future__ import annotations
+
+import collections
+import enum
+import math
 
 import cv2
 import numpy as np
@@ -24,6 +40,32 @@ two photos of one board at rest (the renderer's `synth.photo`: new noise, focus 
 each) blocks moved by 8 at most; a person (the smallest piece) moved by half a hex changed one
 by 18 or more at 640 × 480, 31 or more at 1280 × 960. A camera whose exposure or white balance
 jumps from frame to frame moves every block by more than this: each of its frames is read."""
+WINDOW = 40
+"""Frames over which a camera is judged steady (its frames match at rest) or restless."""
+SETTLED = 3
+"""Frames like the one before, within the last `WINDOW`, before a camera may be steady. The
+renderer's harshest camera (an exposure and white balance of its own each frame, `synth` mode
+"all") showed 5 % of its frames like the one before, at times three in a row; a steady camera
+shows every frame at rest like the one before (5 of 8 frames in a turn of the vision bench, 19
+of 30 in the web bench's film, whose hand moves for 10)."""
+PATIENCE = 4.0
+"""Seconds of frames each unlike the one before after which a camera is taken for one whose
+frames never match (or a hand that does not rest): then every frame is read until two match.
+A hand sinking a tile or moving a boat pauses well within this."""
+
+
+class Look(enum.Enum):
+    SAME = "same"
+    """As the last frame read: its reading stands."""
+    READ = "read"
+    """New, and at rest (or from a camera whose frames never match): read it."""
+    MOVING = "moving"
+    """Unlike the frame before it: something is moving; wait for the board to rest."""
+
+
+def patience(interval: float) -> int:
+    """`PATIENCE` in frames, for a camera that looks every `interval` seconds."""
+    return max(2, math.ceil(PATIENCE / max(interval, 1e-3)))
 
 
 def thumbnail(frame: np.ndarray) -> np.ndarray:
@@ -33,22 +75,43 @@ def thumbnail(frame: np.ndarray) -> np.ndarray:
     return cv2.resize(frame, size, interpolation=cv2.INTER_AREA).astype(np.int16)
 
 
+def _alike(a: np.ndarray | None, b: np.ndarray) -> bool:
+    return a is not None and a.shape == b.shape and int(np.abs(a - b).max()) <= NOISE
+
+
 class Stillness:
-    """Remembers the last frame read; `same` says whether a new one shows the same board."""
+    """Remembers the last frame read and the one before this; `look` says what to do with a
+    new frame. `patience`: frames in a row unlike each other before every frame is read."""
 
-    def __init__(self) -> None:
+    def __init__(self, patience: int) -> None:
+        self.patience = patience
         self._read: np.ndarray | None = None
+        self._before: np.ndarray | None = None
+        self._moving = 0
+        """Frames in a row each unlike the one before it."""
+        self._recent: collections.deque[bool] = collections.deque(maxlen=WINDOW)
+        """Of the last frames, whether each was like the one before it."""
 
-    def same(self, frame: np.ndarray) -> bool:
-        """True when `frame` matches the last frame read (it need not be read); otherwise it
-        becomes the frame read and False is the answer."""
+    def look(self, frame: np.ndarray) -> Look:
+        """What `frame` tells, from its thumbnail; a frame to read becomes the frame read."""
         thumb = thumbnail(frame)
-        last = self._read
-        if last is not None and last.shape == thumb.shape and np.abs(thumb - last).max() <= NOISE:
-            return True
+        rested = _alike(self._before, thumb)
+        self._before = thumb
+        self._moving = 0 if rested else self._moving + 1
+        self._recent.append(rested)
+        if _alike(self._read, thumb):
+            return Look.SAME
+        if not rested and self._steady() and self._moving <= self.patience:
+            return Look.MOVING
         self._read = thumb
-        return False
+        return Look.READ
+
+    def _steady(self) -> bool:
+        """Frames unlike the one before show something moving, not the camera's noise."""
+        alike = sum(self._recent)
+        return alike >= SETTLED and 3 * alike >= len(self._recent)
 
     def forget(self) -> None:
-        """The next frame is read whatever it shows (a new source, a new game's expectation)."""
+        """The next frame at rest is read whatever the last reading was (a new source, a new
+        game's colours, an exposure changed)."""
         self._read = None

@@ -39,7 +39,7 @@ from ..security import atomic_write
 from .exposure import Exposure
 from .recognise import Observation, Recogniser
 from .sources import FrameSource
-from .still import Stillness
+from .still import Look, Stillness, patience
 from .tracker import Tracker, Verdict
 
 log = logging.getLogger("companion.camera")
@@ -124,7 +124,7 @@ class Watcher:
         self._recogniser: Recogniser | None = None
         self._tracker: Tracker | None = None
         self._exposure = Exposure()
-        self._still = Stillness()
+        self._still = Stillness(patience(interval))
         self._frames: FrameSource | None = None
         self._expected: tuple[int, int] | None = None
         self._learnt: int | None = None
@@ -212,7 +212,10 @@ class Watcher:
         if now != self._expected:
             self._tracker.expect(tiles, expected["candidates"])
             self._expected = now
-        verdict = self._tracker.observe(frame, again=self._still.same(frame))
+        look = self._still.look(frame)
+        if look is Look.MOVING:
+            return  # read once the board is at rest again (`still`)
+        verdict = self._tracker.observe(frame, again=look is Look.SAME)
         self._expose(self._tracker.observation)
         if verdict is not None:
             log.info("camera: %s", verdict.detail)
