@@ -260,3 +260,30 @@ def test_a_hand_passing_over_a_board_at_rest_is_not_read(
         shot = synth.photo(rng, view, light, arm_over=hand, still=hand is None)
         assert cv2.imwrite(str(folder / f"{n:02}.jpg"), shot.image)
     assert len(_watched(table, folder, monkeypatch)) == 1
+
+
+def test_a_frame_that_did_not_register_is_no_reading_for_the_frames_after_it(
+    table: Table, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """No rule: a board at rest whose frame did not register (markers hidden, glare) is read
+    again on the next frame at rest: the failed reading stands for nothing, where it would
+    otherwise stand until the board changed, and the tracker would wait for the whole turn."""
+    import cv2
+
+    from companion.engine import board as engine_board
+
+    new_game(table, seed=5, mode="physical")
+    rng = np.random.default_rng(3)
+    positions = {h: "beach" for h in engine_board.LAND}
+    view = synth.scene(rng, positions, [])
+    light = synth.lighting(rng, (1280, 960), "normal", {})
+    folder = tmp_path / "frames"
+    folder.mkdir()
+    for n in range(5):
+        shot = synth.photo(rng, view, light, still=True)
+        assert cv2.imwrite(str(folder / f"{n:02}.jpg"), shot.image)
+    dark = np.zeros_like(shot.image)  # the lights went out: no marker to be found
+    for n in range(5, 9):
+        assert cv2.imwrite(str(folder / f"{n:02}.jpg"), dark)
+    # the board once, then the dark frames: the first unlike the board (waits), then each read
+    assert len(_watched(table, folder, monkeypatch)) == 1 + 3

@@ -296,6 +296,8 @@ def play(
         if look is Look.MOVING:
             continue
         verdict = tracker.observe(shot.image, again=look is Look.SAME)
+        if tracker.observation is not None and not tracker.observation.ok:
+            still.forget()  # as the watcher: a frame that did not register stands for none
         if control is not None and tracker.observation is not None:
             before = controls.exposure_bias
             controls.exposure_bias = control.update(tracker.observation)

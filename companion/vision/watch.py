@@ -216,7 +216,10 @@ class Watcher:
         if look is Look.MOVING:
             return  # read once the board is at rest again (`still`)
         verdict = self._tracker.observe(frame, again=look is Look.SAME)
-        self._expose(self._tracker.observation)
+        observation = self._tracker.observation
+        if observation is not None and not observation.ok:
+            self._still.forget()  # no reading to stand for the frames after it: read the next
+        self._expose(observation)
         if verdict is not None:
             log.info("camera: %s", verdict.detail)
             self._tell(expected["game"], verdict)
