@@ -235,7 +235,7 @@ def _rig(clients: int, seated: bool = False) -> Iterator[Rig]:
     from .panel import pinout
     from .panel.gpio import GpioPanel
     from .web import create_app, end_streams
-    from .web.serving import make_server
+    from .web.serving import end_server, make_server
 
     pins = pinout.load(pinout.default_path())
     threads = clients + 8
@@ -283,10 +283,7 @@ def _rig(clients: int, seated: bool = False) -> Iterator[Rig]:
                 if process.is_alive():
                     process.kill()
             end_streams(app)
-            # The workers first (their streams end), then the loop's sockets from its own thread.
-            server.task_dispatcher.shutdown(timeout=5)
-            server.trigger.pull_trigger(lambda: _close_all(server))
-            serving.join(5)
+            end_server(server, serving)
             panel.stop()
             tbl.stop()
             store.close()
@@ -450,13 +447,6 @@ def phones_on_streams(presses: int = 1000, clients: int = 30) -> dict[str, float
         "web.press_to_sse_p50_ms_30_phones": figures["web.button_to_sse_p50_ms"],
         "web.press_to_sse_p99_ms_30_phones": figures["web.button_to_sse_p99_ms"],
     }
-
-
-def _close_all(server: Any) -> None:
-    """Close the server's sockets from its own loop thread, which then ends."""
-    from waitress import wasyncore
-
-    wasyncore.close_all(server._map)
 
 
 def _to_movement(tbl: Table, players: int = 4) -> int:

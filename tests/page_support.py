@@ -27,7 +27,6 @@ from typing import Any
 from flask import Flask
 from playwright.sync_api import Browser, Page
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
-from waitress import wasyncore
 
 from companion import config
 from companion.commands import Command
@@ -35,7 +34,7 @@ from companion.engine import Game, Rules, replay
 from companion.store import Store
 from companion.table import Table
 from companion.web import create_app, end_streams
-from companion.web.serving import make_server
+from companion.web.serving import end_server, make_server
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -313,10 +312,6 @@ def serving(folder: Path) -> Iterator[Live]:
         deadline = time.monotonic() + 5
         while streams.count() and time.monotonic() < deadline:
             time.sleep(0.02)
-        server.task_dispatcher.shutdown(timeout=5)  # the workers end (they use the loop)
-        # Closed from the loop's own thread: closing its sockets from here raced its select
-        # (an EBADF in the waitress thread now and then).
-        server.trigger.pull_trigger(lambda: wasyncore.close_all(server._map))
-        thread.join(5)
+        end_server(server, thread)
         table.stop()
         table._store.close()

@@ -16,7 +16,6 @@ from __future__ import annotations
 import random
 import re
 import threading
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -35,6 +34,7 @@ from companion.table import Table
 from companion.voice.announcer import Announcer
 from companion.voice.words import Announcement
 from companion.web import create_app, end_streams
+from companion.web.serving import end_server
 from tests.page_support import ARTIFACTS, PIN, SECRET, Live, Phone
 from tests.test_web_hidden import DIGITAL, PHYSICAL, SEED, Scenario, two_games
 from tests.web_support import self_drawn, sender
@@ -135,10 +135,7 @@ def served(folder: Path, lang: str) -> Iterator[tuple[Live, Announcer]]:
         yield Live(f"http://127.0.0.1:{server.effective_port}/", table, app), voice
     finally:
         end_streams(app)
-        time.sleep(0.1)
-        server.close()
-        server.task_dispatcher.shutdown(timeout=5)
-        thread.join(5)
+        end_server(server, thread)
         voice.stop()
         table.stop()
         table._store.close()

@@ -28,7 +28,6 @@ from typing import Any
 
 from flask import Flask
 from flask.testing import FlaskClient
-from waitress import wasyncore
 
 from companion import config
 from companion.commands import Command
@@ -38,7 +37,7 @@ from companion.engine.state import Action
 from companion.store import Store
 from companion.table import Table
 from companion.web import end_streams
-from companion.web.serving import make_server
+from companion.web.serving import end_server, make_server
 
 PIN = "246813"
 SECRET = "a-test-secret-of-more-than-32-characters"
@@ -192,18 +191,8 @@ def served(app: Flask, threads: int = 16, **limits: Any) -> Iterator[int]:
         yield int(server.effective_port)
     finally:
         end_streams(app)  # as the daemon does: open streams free their threads at once
-        server.task_dispatcher.shutdown(timeout=5)  # the workers end (they use the loop)
-        # Closed from the loop's own thread (closing its sockets from here races its select):
-        # with nothing left to watch, the loop and so `run` end.
-        try:
-            server.trigger.pull_trigger(lambda: wasyncore.close_all(server._map))
-        except OSError:
-            # Seen once in CI (EBADF, after the test had passed): the trigger's pipe was gone
-            # while the server still listened. Who closed it is not known yet; the server is
-            # ended from here instead, and a server that closed itself still fails.
-            assert server.socket.fileno() != -1, "the server closed itself during the test"
-            wasyncore.close_all(server._map)
-        thread.join(5)
+        assert thread.is_alive(), "the server's loop ended during the test"
+        end_server(server, thread)
 
 
 @dataclass

@@ -27,8 +27,9 @@ class PortalListener:
         self._thread.start()
 
     def stop(self) -> None:
-        self.server.task_dispatcher.shutdown(timeout=2)
-        self.server.close()
+        from ..web.serving import end_server
+
+        end_server(self.server, self._thread, timeout=2)
 
 
 def open_portal(

@@ -27,15 +27,20 @@ up. `make_server` has waitress's connection bookkeeping count with the monotonic
 from __future__ import annotations
 
 import ipaddress
+import logging
 import socket
+import threading
 import time
 import types
 from typing import Any
 
 import waitress.channel
 import waitress.server
+from waitress import wasyncore
 from waitress.channel import HTTPChannel
 from waitress.server import BaseWSGIServer, create_server
+
+log = logging.getLogger(__name__)
 
 MAX_BODY = 64 * 1024
 """The largest request body accepted: a command is well under 1 KiB, a new game under 4 KiB."""
@@ -115,3 +120,22 @@ def make_server(app: Any, host: str, port: int, threads: int, **overrides: Any) 
         if isinstance(listener, BaseWSGIServer):
             listener.channel_class = channels
     return server
+
+
+def end_server(server: Any, loop: threading.Thread, timeout: float = 5) -> None:
+    """Stop a server whose loop (`server.run`) runs on the thread `loop`: its workers first
+    (they hand what they write to the loop), then every socket it holds, listening or
+    connected, closed from the loop's own thread, after which the loop ends. Closed from here,
+    they would race the loop's select: an EBADF there, or a closed descriptor's number given to
+    a new socket or pipe while the loop still watches it."""
+    server.task_dispatcher.shutdown(timeout=timeout)
+    if loop.is_alive():
+        try:
+            server.trigger.pull_trigger(lambda: wasyncore.close_all(server._map))
+        except OSError as e:  # its wake-up pipe is gone: the loop is ending by itself
+            log.warning("the web server's loop could not be woken to stop (%s)", e)
+        loop.join(timeout)
+    if loop.is_alive():
+        log.warning("the web server's loop did not end within %s s; its sockets are left", timeout)
+    else:
+        wasyncore.close_all(server._map)  # what a loop that ended by itself left open
