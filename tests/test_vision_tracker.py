@@ -726,3 +726,24 @@ def test_B_22_land_read_where_a_sunk_tiles_sea_has_shown_is_a_piece_not_the_tile
     transplant(frames[2:], beach, gone)
     assert [tracker.observe(f) for f in frames] == [None] * len(frames)
     assert tracker.observation is not None and tracker.observation.positions[gone].label == "beach"
+
+
+def test_a_rim_of_sea_around_swimmers_hidden_on_one_frame_at_rest_still_names_the_tile() -> None:
+    """B-22: the people of the tile that left swim where it lay, covering all but a thin rim
+    of sea, and every other candidate plainly shows its tile. On one frame at rest the rim
+    does not show (blur, noise: the swimmers stand still, so nothing moved); on the others it
+    does. One frame alone settles nothing either way: the tile is named, not asked about."""
+    tiles, _, _ = table()
+    gone = synth.legal_sinks(tiles)[0]
+    tracker = tracker_at_rest(tiles)
+    frames = scene_frames(after_sinking(tiles, gone), seed=11, over=gone)
+    registration = recogniser().register(frames[-1])
+    centre = geometry.centre(gone)
+    swimmers = np.round(registration.to_image(geometry.outline(*centre, 0.56))).astype(np.int32)
+    wider = np.round(registration.to_image(geometry.outline(*centre, 0.8))).astype(np.int32)
+    for k, f in enumerate(frames):
+        cv2.fillConvexPoly(f, wider if k == 3 else swimmers, (40, 70, 110))
+    rims = [recogniser().observe(f).positions[gone].sea_share for f in frames[2:5]]
+    assert rims[1] < 0.05 < min(rims[0], rims[2])
+    verdicts = [v for v in (tracker.observe(f) for f in frames) if v is not None]
+    assert [(v.kind, v.tile) for v in verdicts] == [("sunk", gone)]

@@ -63,14 +63,17 @@ reads as sea by itself, so a hex hidden for all that is hidden for something els
 washing a tile out, an arm), and its sea says nothing."""
 
 RIM_SEA = 0.05
-"""Least share of a hex's samples that must look like sea, on every frame at rest and out of
+"""Least share of a hex's samples that must look like sea, on most frames at rest and out of
 glare, for a candidate covered by pieces to be the tile that left when it is the only
 candidate not plainly showing its tile, or the only one of those the hand withdrew from while
 none of them reads as gone: swimmers or a creature filling most of a sunk position
 leave a rim of sea in view (a tenth to a fifth of the samples on the renderer's games), while a
 tile under people mostly shows none (dev seed 11 at 640×480: of 15 rests with a candidate tile
 hidden out of glare, 11 showed no sea on some frame, 3 at most 0.03, one 0.19). Alone it is no
-proof, hence only with every other candidate plainly there or the hand's path."""
+proof, hence only with every other candidate plainly there or the hand's path. Most frames,
+not every one: the rim is thin, and one frame's blur, noise or JPEG may hide it while the
+pieces stand still (what the renderer's 'all' games asked about most); a frame alone never
+settles anything, either way."""
 
 LAND_LIKE = 1 - PIECE_SEA
 """Share of a hex's samples beyond which one land terrain explaining them leaves no room for a
@@ -328,7 +331,7 @@ class Tracker:
                 score[h] = (SURE + PLAIN) / 2
         # Swimmers or a creature may cover a sunk position all but a rim of sea. When every
         # other candidate plainly shows its tile, the one candidate covered is the tile that
-        # left if that rim shows on every frame at rest: a tile under people shows no sea.
+        # left if that rim shows on most frames at rest: a tile under people shows no sea.
         covered = [h for h in self.candidates if score[h] > -PLAIN]
         handled = [h for h in covered if h in self._touched] if self._moved else []
         if len(covered) == 1 < len(self.candidates):
@@ -340,7 +343,7 @@ class Tracker:
         else:
             rimmed = []
         for h in rimmed:
-            if seen[_ROW[h]] < SEEN and self._rim_sea[_ROW[h]] >= frames:
+            if seen[_ROW[h]] < SEEN and 2 * self._rim_sea[_ROW[h]] > frames:
                 score[h] = (SURE + PLAIN) / 2
         gone_elsewhere = [h for h in self.land - self.candidates if score[h] > PLAIN]
         sunk = set(geometry.LAND) - self.land
