@@ -65,8 +65,9 @@ def take(s: State, seat: int, i: int, back: str) -> None:
         s.known[t][back] = s.known[t].get(back, 0) + 1
 
 
-def dolphin_moves(s: State, out: list[Action]) -> None:
-    """B-38: one of your swimmers, one sea space at a time (1-3 in all)."""
+def dolphin_moves(s: State, out: list[Action], first: bool = False) -> None:
+    """B-38: one of your swimmers, one sea space at a time (1-3 in all). `first`: stop after
+    the first swimmer with a move (whether there is one is all that is asked)."""
     p = s.ctx.get("person")
     people = [p] if p is not None else s.people_of(s.turn)
     safety = s.rules.option("dolphin_to_safety") == "yes"
@@ -83,10 +84,13 @@ def dolphin_moves(s: State, out: list[Action]) -> None:
                 out.append(("board", q, b))
             if h in s.access:
                 out.append(("move", q, s.access[h]))
+        if first and out:
+            return
 
 
-def winds_moves(s: State, out: list[Action]) -> None:
-    """B-39: a boat you control, one space at a time (1-3 in all)."""
+def winds_moves(s: State, out: list[Action], first: bool = False) -> None:
+    """B-39: a boat you control, one space at a time (1-3 in all). `first`: stop after the
+    first boat with a move."""
     b = s.ctx.get("boat")
     empty_ok = s.rules.option("winds_empty_boat") == "allowed"
     boats = [b] if b is not None else range(len(s.b_pos))
@@ -95,6 +99,8 @@ def winds_moves(s: State, out: list[Action]) -> None:
             continue
         if s.controls(s.turn, x):
             movement.boat_moves(s, x, out)
+            if first and out:
+                return
 
 
 def tile_creatures(s: State, back: str) -> list[int]:
@@ -120,12 +126,14 @@ def put_moves(s: State, back: str, out: list[Action]) -> None:
                 out.append(("put", c, s.c_pos[c]))
 
 
-def effect_moves(s: State, back: str) -> list[Action]:
+def effect_moves(s: State, back: str, first: bool = False) -> list[Action]:
+    """The tile's moves; with `first`, only as many as show that there is one (a dolphin or
+    winds tile: the moves of its first swimmer or boat that has any)."""
     out: list[Action] = []
     if back == "dolphin":
-        dolphin_moves(s, out)
+        dolphin_moves(s, out, first)
     elif back == "winds":
-        winds_moves(s, out)
+        winds_moves(s, out, first)
     else:
         put_moves(s, back, out)
     return out
@@ -136,7 +144,7 @@ def can_take_effect(s: State, back: str) -> bool:
     if back in CREATURE_OF:
         # a generator, not map(s.vacant, ...): compiled, map called the method through Python
         return bool(tile_creatures(s, back)) and any(s.vacant(h) for h in range(board.SIZE))
-    return bool(effect_moves(s, back))
+    return bool(effect_moves(s, back, first=True))
 
 
 def legal_play(s: State) -> list[Action]:
@@ -189,7 +197,7 @@ def only_done(s: State) -> bool:
     steps = s.ctx["steps"]
     if not steps:
         return False  # "done" comes only after a first step
-    return steps >= 3 or not effect_moves(s, s.ctx["back"])
+    return steps >= 3 or not effect_moves(s, s.ctx["back"], first=True)
 
 
 def random_effect(s: State, rng: Random) -> Action:
