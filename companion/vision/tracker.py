@@ -7,8 +7,10 @@ showing sea, weighed by how much of it the camera saw (a piece or a hand on a he
 and hides nothing else). Then it compares with what the game believes:
 
 - land gone that may not sink now, two tiles plainly gone, or a tile back where the game has
-  sea → ``out_of_sync``, never a guess; proposals wait until the board matches the game again,
-  and then the first proposal says so, or ``in_sync`` is said once when there is none;
+  sea and the camera has not seen that sea since (a removed tile never comes back, B-22: land
+  read where its sea showed is a piece) → ``out_of_sync``, never a guess; proposals wait until
+  the board matches the game again, and then the first proposal says so, or ``in_sync`` is
+  said once when there is none;
 - after a hand was over the board (a tile leaves in a hand; without motion a change is noise),
   one legal candidate clearly gone, no other looking like sea, and the hand last over that
   one or over no candidate → ``sunk``;
