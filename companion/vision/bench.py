@@ -47,7 +47,7 @@ from .exposure import Exposure
 from .markers import MarkerLayout
 from .markers import load as load_markers
 from .recognise import NotRegistered, Recogniser
-from .still import Look, Stillness, patience
+from .still import Stillness, patience
 from .tracker import Tracker, Verdict
 
 FRAMES = 200
@@ -292,12 +292,9 @@ def play(
                 close()
             turn = sunk
         shown = state
-        look = still.look(shot.image)
-        if look is Look.MOVING:
+        read, verdict = tracker.observe_at_rest(shot.image, still)
+        if not read:
             continue
-        verdict = tracker.observe(shot.image, again=look is Look.SAME)
-        if tracker.observation is not None and not tracker.observation.ok:
-            still.forget()  # as the watcher: a frame that did not register stands for none
         if control is not None and tracker.observation is not None:
             before = controls.exposure_bias
             controls.exposure_bias = control.update(tracker.observation)

@@ -34,6 +34,7 @@ import numpy as np
 from ..engine import board
 from . import geometry
 from .recognise import Observation, Recogniser, changed
+from .still import Look, Stillness
 
 CLIP = 8.0
 """Largest log-odds one frame may give a hex: the classifier's probabilities are sharper than
@@ -249,6 +250,18 @@ class Tracker:
         self._glared[:] = 0.0
         self._evidence[:] = 0.0
         self._weight[:] = 0.0
+
+    def observe_at_rest(self, frame: np.ndarray, still: Stillness) -> tuple[bool, Verdict | None]:
+        """`observe` as the camera does, with `still` judging the frame: one with something
+        moving in it is not read (False, None); one like the last read is not read again, its
+        reading stands; one that did not register stands for none after it. (read?, verdict)"""
+        look = still.look(frame)
+        if look is Look.MOVING:
+            return False, None
+        verdict = self.observe(frame, again=look is Look.SAME)
+        if self.observation is not None and not self.observation.ok:
+            still.forget()
+        return True, verdict
 
     def observe(self, frame: np.ndarray, again: bool = False) -> Verdict | None:
         """One BGR frame. A Verdict once enough stable frames (no motion, registered) settle

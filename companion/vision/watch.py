@@ -39,7 +39,7 @@ from ..security import atomic_write
 from .exposure import Exposure
 from .recognise import Observation, Recogniser
 from .sources import FrameSource
-from .still import Look, Stillness, patience
+from .still import Stillness, patience
 from .tracker import Tracker, Verdict
 
 log = logging.getLogger("companion.camera")
@@ -212,14 +212,10 @@ class Watcher:
         if now != self._expected:
             self._tracker.expect(tiles, expected["candidates"])
             self._expected = now
-        look = self._still.look(frame)
-        if look is Look.MOVING:
+        read, verdict = self._tracker.observe_at_rest(frame, self._still)
+        if not read:
             return  # read once the board is at rest again (`still`)
-        verdict = self._tracker.observe(frame, again=look is Look.SAME)
-        observation = self._tracker.observation
-        if observation is not None and not observation.ok:
-            self._still.forget()  # no reading to stand for the frames after it: read the next
-        self._expose(observation)
+        self._expose(self._tracker.observation)
         if verdict is not None:
             log.info("camera: %s", verdict.detail)
             self._tell(expected["game"], verdict)
