@@ -14,8 +14,9 @@ daemon treats them as phones on the Wi-Fi (the PIN, seats by cookie), not as the
 
 Against the page served in-process (waitress and a real Table, which the test can hold still):
 two phones on one piece (the second told the board changed, no rule id), a seated phone that
-watches instead, changes seat and is not sent back to a game the table has left, and real
-tiles defaulting to the island as laid on the table.
+watches instead, changes seat and is not sent back to a game the table has left, one whose
+"watch instead" never reaches the table (it says so and stays seated), and real tiles
+defaulting to the island as laid on the table.
 """
 
 from __future__ import annotations
@@ -304,6 +305,26 @@ def test_a_seated_phone_watches_instead_changes_seat_and_leaves_an_abandoned_gam
     page.reload()
     page.wait_for_selector("body[data-screen=join]")
     assert ana.data("screen") == "join" and page.locator("[data-seat='1']").count() == 1
+
+
+def test_watch_instead_that_cannot_reach_the_table_says_so_and_stays_seated(
+    seated_ana: tuple[int, Phone],
+) -> None:
+    """The seat's release lost on the way (the Wi-Fi drops as Ana taps "watch instead"): the
+    table still has her in the seat, so the page says it could not and stays her seat's, rather
+    than going on as if she were watching. A second try, with the Wi-Fi back, works."""
+    _, ana = seated_ana
+    page = ana.page
+    page.route("**/api/session/seat", lambda route: route.abort("internetdisconnected"))
+    page.click("[data-ways=out] summary")
+    page.click("[data-go=watch-instead]")
+    page.wait_for_selector(".refusal[role=alert]")
+    assert page.locator(".players-strip .you").count() == 1
+    page.unroute("**/api/session/seat")
+    page.click("[data-ways=out] summary")
+    page.click("[data-go=watch-instead]")
+    page.wait_for_selector(".players-strip .you", state="detached")
+    assert not page.locator(".refusal[role=alert]").count()
 
 
 def test_real_tiles_default_to_the_island_as_laid_on_the_table(

@@ -526,8 +526,15 @@ async function leaveSeat(where) {
   try {
     await post("/api/session/seat", { game, seat: null });
     await loadSession();
-  } catch {
-    /* a phone that cannot reach the table still leaves the screen */
+  } catch (e) {
+    // The table still has this phone in the seat: watching from here would go on showing the
+    // seat's view as if it were a watcher's, so say why it did not work and stay. Leaving for
+    // the seats and games still goes (a phone cut off from the table can do nothing here).
+    if (where === "watch") {
+      app.ui.refusal = refusalFrom(e);
+      render();
+      return;
+    }
   }
   if (where === "watch") {
     if (app.stream) app.stream.close();
