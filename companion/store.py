@@ -618,7 +618,10 @@ class Store:
             if db.in_transaction:
                 db.execute("ROLLBACK")
             db.execute("PRAGMA cache_size=-2000")  # SQLite's default again
-        fd = os.open(wal, os.O_RDONLY)
+        try:
+            fd = os.open(wal, os.O_RDONLY)
+        except FileNotFoundError:  # nothing was written
+            return
         try:
             os.fsync(fd)
         finally:
