@@ -234,6 +234,21 @@ def test_a_tile_gone_where_the_hand_was_not_is_asked_about_with_the_one_it_was_o
     assert (verdict.tile, verdict.alternatives) == (misread, (taken,))
 
 
+def test_a_tile_plainly_gone_is_sunk_though_the_hand_withdrew_from_a_tile_plainly_there() -> None:
+    """B-21: one candidate's sea shows plainly; the hand last withdrew from another candidate,
+    which plainly shows its tile (an arm leaving crosses other hexes, and on a noisy camera a
+    frame at rest reads as motion somewhere). A tile in view has not left: the one gone is
+    said without asking; the hand's path alone made it a question."""
+    tiles, _, _ = table()
+    tracker = tracker_at_rest(tiles)
+    gone, over = far_apart(sorted(tracker._land_seen & set(synth.legal_sinks(tiles))))
+    frames = scene_frames(after_sinking(tiles, gone), 11, over=over, arms=0, rest=5)
+    paint(frames[:1], over, (130, 40, 90))  # a purple sleeve, last right over it
+    verdicts = [v for v in (tracker.observe(f) for f in frames) if v is not None]
+    assert over in tracker._touched and gone not in tracker._touched
+    assert [(v.kind, v.tile) for v in verdicts] == [("sunk", gone)]
+
+
 def test_expect_refuses_candidates_that_are_not_land_and_says_which() -> None:
     """B-21: a candidate is a land tile still there; anything else is a caller's mistake."""
     tracker = Tracker(recogniser())

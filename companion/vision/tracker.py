@@ -438,8 +438,12 @@ class Tracker:
             others = [h for h in others if seen[_ROW[h]] >= SEEN or h in touched]
         runner = score[ranked[1]] if len(ranked) > 1 else -CLIP
         # A tile that reads as gone away from where the hand was is doubtful when the hand was
-        # over another candidate: that one may have left unseen (under people, in glare).
-        elsewhere = [h for h in touched if h != best] if best not in touched else []
+        # over another candidate: that one may have left unseen (under people, in glare). Not
+        # one that plainly shows its tile: where the hand withdrew from is only a hint (an arm
+        # crosses other hexes as it leaves, and noise on a frame at rest reads as motion).
+        elsewhere = (
+            [h for h in touched if h != best and score[h] > -PLAIN] if best not in touched else []
+        )
         if score[best] > SURE and not others and not elsewhere:
             self._land_seen = land_seen
             return Verdict(
