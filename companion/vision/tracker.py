@@ -78,6 +78,13 @@ not every one: the rim is thin, and one frame's blur, noise or JPEG may hide it 
 pieces stand still (what the renderer's 'all' games asked about most); a frame alone never
 settles anything, either way."""
 
+RING_SEA = 0.25
+"""Least share of a land position's ring (`HexVerdict.rim`: between the sampled disc and the
+hex's border) that must look like sea, on most frames at rest and out of glare, for a
+candidate covered by pieces to show the sea its tile left: a tile fills its hex, so under
+people its ring shows the tile or the people; a piece standing where it sank covers the disc
+but leaves sea along most of the ring."""
+
 LAND_LIKE = 1 - PIECE_SEA
 """Share of a hex's samples beyond which one land terrain explaining them leaves no room for a
 piece: a boat, a creature or swimmers on a sunk position cover about half the sampled disc or
@@ -152,6 +159,8 @@ class _Reading:
     """White light the sea around each hex shows, relative to its light (`GLARE`)."""
     land_like: np.ndarray
     """Read as one land terrain over most of its samples (`LAND_LIKE`), hidden or not."""
+    rim: np.ndarray
+    """Share of each hex's ring that looks like sea (`HexVerdict.rim`; 0 off the island)."""
 
     @classmethod
     def of(cls, observation: Observation) -> _Reading:
@@ -165,6 +174,7 @@ class _Reading:
             np.array([v.sea_share for v in verdicts]),
             np.array([v.glare for v in verdicts]),
             np.array([v.probabilities["sea"] < 0.5 and v.agreement > LAND_LIKE for v in verdicts]),
+            np.array([v.rim for v in verdicts]),
         )
 
     def moved(self, other: _Reading) -> frozenset[int]:
@@ -202,6 +212,8 @@ class Tracker:
         (`RIM_SEA`)."""
         self._glared = np.zeros(len(_HEXES))
         """Frames at rest in which each hex lay in a lamp's reflection (`GLARE`)."""
+        self._ring_sea = np.zeros(len(_HEXES))
+        """Frames at rest in which each hex's ring showed sea out of glare (`RING_SEA`)."""
         self._said: set[tuple[Any, ...]] = set()
         self._land_seen: frozenset[int] = frozenset()
         """Positions clearly showing their tile when the board last agreed with the game."""
@@ -248,6 +260,7 @@ class Tracker:
         self._piece_sea[:] = 0.0
         self._rim_sea[:] = 0.0
         self._glared[:] = 0.0
+        self._ring_sea[:] = 0.0
         self._evidence[:] = 0.0
         self._weight[:] = 0.0
 
@@ -309,6 +322,7 @@ class Tracker:
         )
         self._weight += reading.seen
         self._glared += reading.glare >= GLARE
+        self._ring_sea += (reading.rim >= RING_SEA) & (reading.glare < GLARE)
         self._run += 1
         if self._run < self.stable_frames:
             return None
@@ -344,6 +358,22 @@ class Tracker:
         for h in self.candidates:
             if seen[_ROW[h]] < SEEN and self._piece_sea[_ROW[h]] >= frames:
                 score[h] = (SURE + PLAIN) / 2
+        # A tile fills its hex; a piece standing where one sank leaves sea along the ring
+        # between the disc and the hex's border. The one candidate not plainly showing its
+        # tile whose ring shows sea on most frames at rest has left (two such: a question),
+        # whether its disc is hidden or reads as land (a whale the grey of a mountain): on
+        # every frame, though, where the disc is read, as a tile whose colours pass for sea
+        # in some light shows sea on its ring too (dev games at 640×480: on two frames of
+        # three; the sunk positions read as land, on every one).
+        ring, read = self._ring_sea, seen >= SEEN
+        ringed = [
+            h
+            for h in self.candidates
+            if score[h] > -PLAIN
+            and (ring[_ROW[h]] >= frames if read[_ROW[h]] else 2 * ring[_ROW[h]] > frames)
+        ]
+        if len(ringed) == 1:
+            score[ringed[0]] = max(score[ringed[0]], (SURE + PLAIN) / 2)
         # Swimmers or a creature may cover a sunk position all but a rim of sea. When every
         # other candidate plainly shows its tile, the one candidate covered is the tile that
         # left if that rim shows on most frames at rest: a tile under people shows no sea.
