@@ -277,6 +277,13 @@ def test_of_two_covered_candidates_the_one_whose_ring_shows_sea_is_sunk() -> Non
     assert [(v.kind, v.tile) for v in verdicts] == [("sunk", gone)]
 
 
+def reading(frames: list[np.ndarray], verdict: HexVerdict) -> list[Observation]:
+    """The frames' observations with `verdict` in place of what each read at its hex: what
+    a photo of such a piece would give."""
+    observed = [recogniser().observe(f) for f in frames]
+    return [dataclasses.replace(o, hexes={**o.hexes, verdict.hex: verdict}) for o in observed]
+
+
 def test_a_candidate_read_as_land_whose_ring_shows_sea_is_sunk() -> None:
     """B-21: a whale stands where the tile left, the grey of a mountain: its disc reads as
     land over most of its samples, not plainly, and sea shows along the ring around it on
@@ -288,14 +295,27 @@ def test_a_candidate_read_as_land_whose_ring_shows_sea_is_sunk() -> None:
     gone = synth.legal_sinks(tiles)[0]
     frames = scene_frames(after_sinking(tiles, gone), seed=11, over=gone)
     whale = {"sea": 0.05, "beach": 0.05, "forest": 0.1, "mountain": 0.8}
-    observations = []
-    for frame in frames:
-        seen = recogniser().observe(frame)
-        read = HexVerdict(gone, "mountain", whale, 0.5, 0.6, sea_share=0.3, rim=0.8)
-        observations.append(dataclasses.replace(seen, hexes={**seen.hexes, gone: read}))
-    tracker.recogniser = Replayed(observations)
+    read = HexVerdict(gone, "mountain", whale, 0.5, 0.6, sea_share=0.3, rim=0.8)
+    tracker.recogniser = Replayed(reading(frames, read))
     verdicts = [v for v in (tracker.observe(f) for f in frames) if v is not None]
     assert [(v.kind, v.tile) for v in verdicts] == [("sunk", gone)]
+
+
+def test_B_22_a_piece_read_as_land_where_the_ring_showed_sea_is_no_tile_back() -> None:
+    """B-22: a whale stands where the tile left, the grey of a mountain; its ring showed sea,
+    and the game took the tile as sunk. On the next frames at rest its disc reads plainly as
+    land with next to no sea beside it, but the sea along its ring still shows: a tile fills
+    its hex, so that is a piece on the sea, not the tile back; the board was said to differ."""
+    tiles, _, _ = table()
+    tracker = tracker_at_rest(tiles)
+    gone = synth.legal_sinks(tiles)[0]
+    now = after_sinking(tiles, gone)
+    frames = scene_frames(now, seed=11, over=gone, arms=0, rest=3)
+    tracker.expect(land(now), [])  # the game took it as sunk; no other sinks yet
+    whale = {"sea": 1e-4, "beach": 1e-4, "forest": 1e-4, "mountain": 1 - 3e-4}
+    read = HexVerdict(gone, "mountain", whale, 0.9, 0.9, sea_share=0.05, rim=0.8)
+    tracker.recogniser = Replayed(reading(frames, read))
+    assert [tracker.observe(f) for f in frames] == [None] * 3
 
 
 def test_expect_refuses_candidates_that_are_not_land_and_says_which() -> None:

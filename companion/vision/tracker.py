@@ -392,7 +392,16 @@ class Tracker:
                 score[h] = (SURE + PLAIN) / 2
         gone_elsewhere = [h for h in self.land - self.candidates if score[h] > PLAIN]
         sunk = set(geometry.LAND) - self.land
-        shown = {h for h in sunk if score[h] > SURE or self._piece_sea[_ROW[h]] >= frames}
+        # Sea seen where the game has it: plainly, around a piece on every frame, or along the
+        # ring on most (a whale that named its sunk position by its ring, read as land later,
+        # is no tile back).
+        shown = {
+            h
+            for h in sunk
+            if score[h] > SURE
+            or self._piece_sea[_ROW[h]] >= frames
+            or 2 * self._ring_sea[_ROW[h]] > frames
+        }
         self._overruled -= shown
         self._sea_seen |= shown
         # A tile back where the game has sea shows no sea around what covers it: a boat, a
