@@ -12,12 +12,13 @@ and hides nothing else). Then it compares with what the game believes:
   the board matches the game again, and then the first proposal says so, or ``in_sync`` is
   said once when there is none;
 - after a hand was over the board (a tile leaves in a hand; without motion a change is noise),
-  one legal candidate clearly gone, no other looking like sea, and the hand last over that
-  one or over no candidate → ``sunk``;
+  one legal candidate clearly gone (its sea read, or showing around a piece standing there:
+  in its disc, or along the ring a tile would fill up to the hex's border), no other looking
+  like sea, and the hand last over that one, over no candidate or over one plainly showing
+  its tile → ``sunk``;
 - two candidates looking like sea, weak evidence, a candidate that showed its tile plainly
-  at the last rest and cannot be read now, or a hand last over a candidate other than the
-  one that reads as gone (or over candidates while none reads as gone) → ``question``, best
-  first;
+  at the last rest and cannot be read now, or a hand last over another candidate that cannot
+  be read (or over candidates while none reads as gone) → ``question``, best first;
 - otherwise nothing: the board agrees with the game, and the tracker remembers which tiles it
   saw plainly.
 """
