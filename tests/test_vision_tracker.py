@@ -21,7 +21,7 @@ from companion.vision.calibrate import dumps
 from companion.vision.classify import HexVerdict
 from companion.vision.markers import load as load_markers
 from companion.vision.recognise import Observation, Recogniser
-from companion.vision.tracker import GLARE, Tracker, Verdict
+from companion.vision.tracker import GLARE, RING_SEA, Tracker, Verdict
 
 SIZE = (640, 480)
 SEED = 5
@@ -232,6 +232,90 @@ def test_a_tile_gone_where_the_hand_was_not_is_asked_about_with_the_one_it_was_o
     verdict = seen[4]
     assert verdict is not None and verdict.kind == "question"
     assert (verdict.tile, verdict.alternatives) == (misread, (taken,))
+
+
+def test_a_tile_plainly_gone_is_sunk_though_the_hand_withdrew_from_a_tile_plainly_there() -> None:
+    """B-21: one candidate's sea shows plainly; the hand last withdrew from another candidate,
+    which plainly shows its tile (an arm leaving crosses other hexes, and on a noisy camera a
+    frame at rest reads as motion somewhere). A tile in view has not left: the one gone is
+    said without asking; the hand's path alone made it a question."""
+    tiles, _, _ = table()
+    tracker = tracker_at_rest(tiles)
+    gone, over = far_apart(sorted(tracker._land_seen & set(synth.legal_sinks(tiles))))
+    frames = scene_frames(after_sinking(tiles, gone), 11, over=over, arms=0, rest=5)
+    paint(frames[:1], over, (130, 40, 90))  # a purple sleeve, last right over it
+    verdicts = [v for v in (tracker.observe(f) for f in frames) if v is not None]
+    assert over in tracker._touched and gone not in tracker._touched
+    assert [(v.kind, v.tile) for v in verdicts] == [("sunk", gone)]
+
+
+def cover(frames: list[np.ndarray], h: int, radius: float = 0.66) -> None:
+    """Paint a piece over hex `h` of each frame: a disc covering all the sampled disc, not the
+    hex's border."""
+    registration = recogniser().register(frames[-1])
+    angles = np.linspace(0, 2 * np.pi, 24, endpoint=False)
+    disc = np.array(geometry.centre(h)) + radius * np.stack([np.cos(angles), np.sin(angles)], 1)
+    for f in frames:
+        cv2.fillConvexPoly(f, np.round(registration.to_image(disc)).astype(np.int32), (40, 70, 110))
+
+
+def test_of_two_covered_candidates_the_one_whose_ring_shows_sea_is_sunk() -> None:
+    """B-21: pieces cover the sampled disc of two candidates, no sea showing in either. A tile
+    fills its hex, so the ring between the disc and the hex's border shows the tile where it
+    stands and the sea where it sank: the one with sea along its ring left, said without
+    asking. The colour inside the discs alone made it a question."""
+    tiles, _, _ = table()
+    tracker = tracker_at_rest(tiles)
+    gone, other = far_apart(sorted(set(synth.legal_sinks(tiles))))
+    frames = scene_frames(after_sinking(tiles, gone), seed=11, over=gone)
+    for h in (gone, other):
+        cover(frames, h)
+    reading = recogniser().observe(frames[-1]).positions
+    assert reading[gone].hidden and reading[gone].sea_share < 0.05 < 0.5 < reading[gone].rim
+    assert reading[other].hidden and reading[other].rim < RING_SEA
+    verdicts = [v for v in (tracker.observe(f) for f in frames) if v is not None]
+    assert [(v.kind, v.tile) for v in verdicts] == [("sunk", gone)]
+
+
+def reading(frames: list[np.ndarray], verdict: HexVerdict) -> list[Observation]:
+    """The frames' observations with `verdict` in place of what each read at its hex: what
+    a photo of such a piece would give."""
+    observed = [recogniser().observe(f) for f in frames]
+    return [dataclasses.replace(o, hexes={**o.hexes, verdict.hex: verdict}) for o in observed]
+
+
+def test_a_candidate_read_as_land_whose_ring_shows_sea_is_sunk() -> None:
+    """B-21: a whale stands where the tile left, the grey of a mountain: its disc reads as
+    land over most of its samples, not plainly, and sea shows along the ring around it on
+    every frame at rest (the verdicts of such photos put in the frames' observations). A tile
+    fills its hex and never shows sea there: the tile left, said without asking; the disc
+    alone made it a question."""
+    tiles, _, _ = table()
+    tracker = tracker_at_rest(tiles)
+    gone = synth.legal_sinks(tiles)[0]
+    frames = scene_frames(after_sinking(tiles, gone), seed=11, over=gone)
+    whale = {"sea": 0.05, "beach": 0.05, "forest": 0.1, "mountain": 0.8}
+    read = HexVerdict(gone, "mountain", whale, 0.5, 0.6, sea_share=0.3, rim=0.8)
+    tracker.recogniser = Replayed(reading(frames, read))
+    verdicts = [v for v in (tracker.observe(f) for f in frames) if v is not None]
+    assert [(v.kind, v.tile) for v in verdicts] == [("sunk", gone)]
+
+
+def test_B_22_a_piece_read_as_land_where_the_ring_showed_sea_is_no_tile_back() -> None:
+    """B-22: a whale stands where the tile left, the grey of a mountain; its ring showed sea,
+    and the game took the tile as sunk. On the next frames at rest its disc reads plainly as
+    land with next to no sea beside it, but the sea along its ring still shows: a tile fills
+    its hex, so that is a piece on the sea, not the tile back; the board was said to differ."""
+    tiles, _, _ = table()
+    tracker = tracker_at_rest(tiles)
+    gone = synth.legal_sinks(tiles)[0]
+    now = after_sinking(tiles, gone)
+    frames = scene_frames(now, seed=11, over=gone, arms=0, rest=3)
+    tracker.expect(land(now), [])  # the game took it as sunk; no other sinks yet
+    whale = {"sea": 1e-4, "beach": 1e-4, "forest": 1e-4, "mountain": 1 - 3e-4}
+    read = HexVerdict(gone, "mountain", whale, 0.9, 0.9, sea_share=0.05, rim=0.8)
+    tracker.recogniser = Replayed(reading(frames, read))
+    assert [tracker.observe(f) for f in frames] == [None] * 3
 
 
 def test_expect_refuses_candidates_that_are_not_land_and_says_which() -> None:
@@ -510,7 +594,8 @@ def test_a_tile_read_as_another_terrain_with_some_sea_is_not_taken_for_a_piece_o
     )
     ox, oy = registration.to_image(np.array([geometry.centre(other)]))[0]
     shift = np.float32([[1, 0, ox - x], [0, 1, oy - y]])
-    for radius in (0.75, 0.48):
+    # the sea painted over the whole sampled disc but within the ring: a tile fills its hex
+    for radius in (0.68, 0.48):
         outline = registration.to_image(geometry.outline(*geometry.centre(shaded), radius))
         for f in frames:
             if radius > 0.5:

@@ -11,6 +11,7 @@ Without a calibration only land against sea is decided, from the frame's own sea
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass, field
 from typing import Any
@@ -102,6 +103,11 @@ class HexVerdict:
     glare: float = 0.0
     """White light added at the hex, as the sea around it shows it, relative to the light
     the sea itself reflects there (`Relative.glare` / `Relative.light`): 0 without glare."""
+    rim: float = 0.0
+    """Land positions: share of the ring between the sampled disc and the hex's border
+    (`sample.RING_RADIUS`) that looks like sea. A tile fills its hex, so where it stands the
+    ring shows the tile or the people on it; where it sank, the sea around whatever stands
+    there (0 in a lamp's reflection, like `sea_share`)."""
 
     @property
     def land(self) -> bool:
@@ -231,6 +237,9 @@ class Relative:
     light: np.ndarray
     """(hexes,) the brightest channel of the sea around each hex, glare taken off (grey
     levels): the light the board reflects there."""
+    base: np.ndarray
+    """(hexes, 3) log colour of the sea around each hex, glare taken off: what `pixels` are
+    relative to."""
 
 
 def relative(samples: HexSamples, normaliser: Normaliser, reference: np.ndarray) -> Relative:
@@ -248,7 +257,7 @@ def relative(samples: HexSamples, normaliser: Normaliser, reference: np.ndarray)
     stretch = np.exp(2 * (ref_log - base))
     noise = normaliser.reference(samples.spread, reference) * stretch
     light = np.maximum(ref - g[:, None], 0.0).max(axis=1)
-    return Relative(pixels, median - base, noise, g, light)
+    return Relative(pixels, median - base, noise, g, light, base)
 
 
 def setup_relative(samples: HexSamples, normaliser: Normaliser) -> tuple[Relative, np.ndarray]:
@@ -331,12 +340,13 @@ def _verdicts(
     hide: bool = True,
     own: np.ndarray | None = None,
     glare: np.ndarray | None = None,
+    rims: dict[int, float] | None = None,
 ) -> dict[int, HexVerdict]:
     """A verdict per hex; with `hide`, hexes the classes cannot explain are hidden (only with
     a calibration: without one, "land" explains any colour but the sea's). `own` (hexes,) is
     the column of each position's own tile in `classes` (−1: no tile known there); `glare`
     (hexes,) the white light the sea around each hex shows, relative to its light
-    (`HexVerdict.glare`)."""
+    (`HexVerdict.glare`); `rims` each land position's ring of sea (`HexVerdict.rim`)."""
     best = probs.argmax(axis=1)
     share = explained[np.arange(len(best)), best]
     permanent = np.isin(np.array(samples.hexes), geometry.PERMANENT_SEA)
@@ -361,11 +371,12 @@ def _verdicts(
         # sea seen around a piece is evidence; a lamp's white that passes for sea is not
         sea = 0.0 if glared[row] else float(explained[row, sea_column])
         white = 0.0 if glare is None else float(glare[row])
+        rim = 0.0 if rims is None or glared[row] else rims.get(h, 0.0)
         if unseen[row]:  # unsure is a verdict: nothing is guessed under an arm
-            out[h] = HexVerdict(h, HIDDEN, p, 0.0, agree, sea, white)
+            out[h] = HexVerdict(h, HIDDEN, p, 0.0, agree, sea, white, rim)
             continue
         confidence = float(probs[row, k]) * agree * float(samples.visible[row])
-        out[h] = HexVerdict(h, classes[k], p, confidence, agree, sea, white)
+        out[h] = HexVerdict(h, classes[k], p, confidence, agree, sea, white, rim)
     return out
 
 
@@ -408,15 +419,53 @@ def classify(
         return all_probs, all_explained
 
     probs, explained = judge(rel)
-    glare_at = rel.glare / np.maximum(rel.light, 1.0)
     # Second pass: land positions that are surely sea now (their tile is gone) join the
     # references, so that an inner hex compares itself with sea under the same light.
     sure = (probs[:, sea] > SURE_SEA) & (explained[:, sea] > 0.6) & ~normaliser.permanent
     if sure.any():
-        second = relative(samples, normaliser, clear | sure)
-        probs, explained = judge(second)
-        glare_at = second.glare / np.maximum(second.light, 1.0)
-    return _verdicts(samples, probs, explained, model.classes, own=own, glare=glare_at)
+        rel = relative(samples, normaliser, clear | sure)
+        probs, explained = judge(rel)
+    glare_at = rel.glare / np.maximum(rel.light, 1.0)
+    rims = None
+    if samples.ring is not None:
+        rims = ring_sea(samples.ring, rel, samples.hexes, model, shifted, held, calibration.noise)
+    return _verdicts(samples, probs, explained, model.classes, own=own, glare=glare_at, rims=rims)
+
+
+def ring_sea(
+    ring: np.ndarray,
+    rel: Relative,
+    hexes: tuple[int, ...],
+    model: ColourModel,
+    shifted: ColourModel,
+    held: np.ndarray,
+    noise: np.ndarray,
+) -> dict[int, float]:
+    """Each land position's share of ring samples (`HexSamples.ring`) that look like sea: the
+    sea explains them, and explains them best of the classes. Relative to the same sea as the
+    position's disc, glare taken off alike; the tiles the game holds judged with the island's
+    shift (`land_shift`), as their discs are."""
+    rows = _rows(hexes)
+    g = rel.glare[rows]
+    pixels = np.log(
+        np.maximum(ring - g[:, None, None].astype(np.float32), 0.0) + BLACK_OFFSET
+    ) - rel.base[rows][:, None, :].astype(np.float32)
+    extra = np.maximum(0.0, rel.noise[rows] - noise)
+    sea = model.classes.index("sea")
+    out = np.zeros(len(rows))
+    for judged, part in ((model, ~held[rows]), (shifted, held[rows])):
+        if part.any():
+            density = judged.densities(pixels[part], extra[part])
+            best = density[..., sea] >= density.max(axis=2)
+            out[part] = (best & judged.explains(density[..., sea])).mean(axis=1)
+    return dict(zip(geometry.LAND, out.tolist(), strict=True))
+
+
+@functools.cache
+def _rows(hexes: tuple[int, ...]) -> np.ndarray:
+    """The rows of `geometry.LAND` among `hexes`."""
+    where = {h: k for k, h in enumerate(hexes)}
+    return np.array([where[h] for h in geometry.LAND])
 
 
 SEA_LIKE = 9.35

@@ -113,6 +113,20 @@ class ColourModel:
         out: np.ndarray = -0.5 * (q / np.float32(scale) + const[:, None, :])
         return out
 
+    def densities(self, pixels: np.ndarray, extra: np.ndarray) -> np.ndarray:
+        """(hexes, samples, classes) log densities of single samples (hexes, samples, 3), each
+        hex's classes widened by its `extra` noise (`precision`)."""
+        return self._log_density(pixels, *self.precision(extra))
+
+    @staticmethod
+    def explains(density: np.ndarray) -> np.ndarray:
+        """Whether a class of these log densities explains a sample rather than an occluder
+        of any colour does (as `judge` counts them)."""
+        out: np.ndarray = density + np.float32(np.log(INLIER)) > np.float32(
+            LOG_OUTLIER + np.log(1 - INLIER)
+        )
+        return out
+
     def judge(
         self, pixels: np.ndarray, median: np.ndarray, extra: np.ndarray
     ) -> tuple[np.ndarray, np.ndarray]:

@@ -39,6 +39,16 @@ SHADOWS = 0.02
 """The share of the board's samples that may be darker than the exposure's floor: a corner
 in deep shadow, under a piece (`exposure.DARKEST`)."""
 
+RING_RADIUS = 0.74
+"""The ring each land position is also read at (hex units): outside the sampled disc
+(`geometry.SAMPLE_RADIUS`) and inside a tile's edge (a tile fills its hex: inradius 0.87 less
+a few millimetres of play and of being laid by hand). Where a tile stands, the ring shows the
+tile (its top or, seen at a tilt, its raised side) or pieces on it; where it sank, the sea
+around a piece standing there, which covers the disc but not the ring's whole length."""
+
+RING_SAMPLES = 24
+"""Points on the ring, evenly spread: a piece covers a stretch of them, never the whole ring."""
+
 _LOG = np.log(np.arange(256, dtype=np.float32) + BLACK_OFFSET)
 
 
@@ -59,6 +69,9 @@ class HexSamples:
     """(hexes,) share of samples that agree with the median: 1 on a clear hex, lower under a piece."""
     visible: np.ndarray
     """(hexes,) share of sample points inside the frame."""
+    ring: np.ndarray | None = None
+    """(land positions, `RING_SAMPLES`, 3) float32 BGR as read on each land position's ring
+    (`RING_RADIUS`), in `geometry.LAND` order; None when not sampled."""
 
     @property
     def clipped(self) -> np.ndarray:
@@ -83,23 +96,16 @@ class Sampler:
     def __init__(self, hexes: tuple[int, ...] = geometry.HEXES) -> None:
         self.hexes = hexes
         self.points = geometry.sample_points(hexes)
+        angles = np.arange(RING_SAMPLES) * (2 * np.pi / RING_SAMPLES)
+        ring = RING_RADIUS * np.stack([np.cos(angles), np.sin(angles)], axis=1)
+        self.ring = geometry.centres(geometry.LAND)[:, None, :] + ring[None, :, :]
 
     def sample(
         self, frame: np.ndarray, homography: np.ndarray, lens: Lens | None = None
     ) -> HexSamples:
         """`frame` BGR uint8; `homography` board → straight-lens pixels; `lens` bends them
         as the camera did."""
-        h, w = frame.shape[:2]
-        px = project(homography, self.points)
-        if lens is not None:
-            px = lens.distort(px)
-        xi = np.rint(px[..., 0]).astype(np.intp)
-        yi = np.rint(px[..., 1]).astype(np.intp)
-        inside = (xi >= 0) & (xi < w) & (yi >= 0) & (yi < h)
-        # A point off the frame reads the nearest edge pixel; `visible` lets callers discount it.
-        np.clip(xi, 0, w - 1, out=xi)
-        np.clip(yi, 0, h - 1, out=yi)
-        raw = frame[yi, xi]
+        raw, inside = _read(frame, homography, lens, self.points)
         pixels = _LOG[raw]
         median = np.median(pixels, axis=1)
         off = np.abs(pixels - median[:, None, :])
@@ -113,4 +119,22 @@ class Sampler:
             spread,
             close.mean(axis=1),
             inside.mean(axis=1),
+            _read(frame, homography, lens, self.ring)[0].astype(np.float32),
         )
+
+
+def _read(
+    frame: np.ndarray, homography: np.ndarray, lens: Lens | None, points: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """The frame's pixels at board `points` (..., 2), and which of them lie inside it."""
+    h, w = frame.shape[:2]
+    px = project(homography, points)
+    if lens is not None:
+        px = lens.distort(px)
+    xi = np.rint(px[..., 0]).astype(np.intp)
+    yi = np.rint(px[..., 1]).astype(np.intp)
+    inside = (xi >= 0) & (xi < w) & (yi >= 0) & (yi < h)
+    # A point off the frame reads the nearest edge pixel; `visible` lets callers discount it.
+    np.clip(xi, 0, w - 1, out=xi)
+    np.clip(yi, 0, h - 1, out=yi)
+    return frame[yi, xi], inside

@@ -12,12 +12,13 @@ and hides nothing else). Then it compares with what the game believes:
   the board matches the game again, and then the first proposal says so, or ``in_sync`` is
   said once when there is none;
 - after a hand was over the board (a tile leaves in a hand; without motion a change is noise),
-  one legal candidate clearly gone, no other looking like sea, and the hand last over that
-  one or over no candidate → ``sunk``;
+  one legal candidate clearly gone (its sea read, or showing around a piece standing there:
+  in its disc, or along the ring a tile would fill up to the hex's border), no other looking
+  like sea, and the hand last over that one, over no candidate or over one plainly showing
+  its tile → ``sunk``;
 - two candidates looking like sea, weak evidence, a candidate that showed its tile plainly
-  at the last rest and cannot be read now, or a hand last over a candidate other than the
-  one that reads as gone (or over candidates while none reads as gone) → ``question``, best
-  first;
+  at the last rest and cannot be read now, or a hand last over another candidate that cannot
+  be read (or over candidates while none reads as gone) → ``question``, best first;
 - otherwise nothing: the board agrees with the game, and the tracker remembers which tiles it
   saw plainly.
 """
@@ -77,6 +78,13 @@ proof, hence only with every other candidate plainly there or the hand's path. M
 not every one: the rim is thin, and one frame's blur, noise or JPEG may hide it while the
 pieces stand still (what the renderer's 'all' games asked about most); a frame alone never
 settles anything, either way."""
+
+RING_SEA = 0.25
+"""Least share of a land position's ring (`HexVerdict.rim`: between the sampled disc and the
+hex's border) that must look like sea, on most frames at rest and out of glare, for a
+candidate covered by pieces to show the sea its tile left: a tile fills its hex, so under
+people its ring shows the tile or the people; a piece standing where it sank covers the disc
+but leaves sea along most of the ring."""
 
 LAND_LIKE = 1 - PIECE_SEA
 """Share of a hex's samples beyond which one land terrain explaining them leaves no room for a
@@ -152,6 +160,8 @@ class _Reading:
     """White light the sea around each hex shows, relative to its light (`GLARE`)."""
     land_like: np.ndarray
     """Read as one land terrain over most of its samples (`LAND_LIKE`), hidden or not."""
+    rim: np.ndarray
+    """Share of each hex's ring that looks like sea (`HexVerdict.rim`; 0 off the island)."""
 
     @classmethod
     def of(cls, observation: Observation) -> _Reading:
@@ -165,6 +175,7 @@ class _Reading:
             np.array([v.sea_share for v in verdicts]),
             np.array([v.glare for v in verdicts]),
             np.array([v.probabilities["sea"] < 0.5 and v.agreement > LAND_LIKE for v in verdicts]),
+            np.array([v.rim for v in verdicts]),
         )
 
     def moved(self, other: _Reading) -> frozenset[int]:
@@ -202,6 +213,8 @@ class Tracker:
         (`RIM_SEA`)."""
         self._glared = np.zeros(len(_HEXES))
         """Frames at rest in which each hex lay in a lamp's reflection (`GLARE`)."""
+        self._ring_sea = np.zeros(len(_HEXES))
+        """Frames at rest in which each hex's ring showed sea out of glare (`RING_SEA`)."""
         self._said: set[tuple[Any, ...]] = set()
         self._land_seen: frozenset[int] = frozenset()
         """Positions clearly showing their tile when the board last agreed with the game."""
@@ -248,6 +261,7 @@ class Tracker:
         self._piece_sea[:] = 0.0
         self._rim_sea[:] = 0.0
         self._glared[:] = 0.0
+        self._ring_sea[:] = 0.0
         self._evidence[:] = 0.0
         self._weight[:] = 0.0
 
@@ -309,6 +323,7 @@ class Tracker:
         )
         self._weight += reading.seen
         self._glared += reading.glare >= GLARE
+        self._ring_sea += (reading.rim >= RING_SEA) & (reading.glare < GLARE)
         self._run += 1
         if self._run < self.stable_frames:
             return None
@@ -344,6 +359,22 @@ class Tracker:
         for h in self.candidates:
             if seen[_ROW[h]] < SEEN and self._piece_sea[_ROW[h]] >= frames:
                 score[h] = (SURE + PLAIN) / 2
+        # A tile fills its hex; a piece standing where one sank leaves sea along the ring
+        # between the disc and the hex's border. The one candidate not plainly showing its
+        # tile whose ring shows sea on most frames at rest has left (two such: a question),
+        # whether its disc is hidden or reads as land (a whale the grey of a mountain): on
+        # every frame, though, where the disc is read, as a tile whose colours pass for sea
+        # in some light shows sea on its ring too (dev games at 640×480: on two frames of
+        # three; the sunk positions read as land, on every one).
+        ring, read = self._ring_sea, seen >= SEEN
+        ringed = [
+            h
+            for h in self.candidates
+            if score[h] > -PLAIN
+            and (ring[_ROW[h]] >= frames if read[_ROW[h]] else 2 * ring[_ROW[h]] > frames)
+        ]
+        if len(ringed) == 1:
+            score[ringed[0]] = max(score[ringed[0]], (SURE + PLAIN) / 2)
         # Swimmers or a creature may cover a sunk position all but a rim of sea. When every
         # other candidate plainly shows its tile, the one candidate covered is the tile that
         # left if that rim shows on most frames at rest: a tile under people shows no sea.
@@ -362,7 +393,16 @@ class Tracker:
                 score[h] = (SURE + PLAIN) / 2
         gone_elsewhere = [h for h in self.land - self.candidates if score[h] > PLAIN]
         sunk = set(geometry.LAND) - self.land
-        shown = {h for h in sunk if score[h] > SURE or self._piece_sea[_ROW[h]] >= frames}
+        # Sea seen where the game has it: plainly, around a piece on every frame, or along the
+        # ring on most (a whale that named its sunk position by its ring, read as land later,
+        # is no tile back).
+        shown = {
+            h
+            for h in sunk
+            if score[h] > SURE
+            or self._piece_sea[_ROW[h]] >= frames
+            or 2 * self._ring_sea[_ROW[h]] > frames
+        }
         self._overruled -= shown
         self._sea_seen |= shown
         # A tile back where the game has sea shows no sea around what covers it: a boat, a
@@ -438,8 +478,12 @@ class Tracker:
             others = [h for h in others if seen[_ROW[h]] >= SEEN or h in touched]
         runner = score[ranked[1]] if len(ranked) > 1 else -CLIP
         # A tile that reads as gone away from where the hand was is doubtful when the hand was
-        # over another candidate: that one may have left unseen (under people, in glare).
-        elsewhere = [h for h in touched if h != best] if best not in touched else []
+        # over another candidate: that one may have left unseen (under people, in glare). Not
+        # one that plainly shows its tile: where the hand withdrew from is only a hint (an arm
+        # crosses other hexes as it leaves, and noise on a frame at rest reads as motion).
+        elsewhere = (
+            [h for h in touched if h != best and score[h] > -PLAIN] if best not in touched else []
+        )
         if score[best] > SURE and not others and not elsewhere:
             self._land_seen = land_seen
             return Verdict(
