@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 
 import pytest
@@ -164,6 +165,24 @@ def test_B_5_a_person_goes_only_on_a_land_tile_with_no_person() -> None:
         assert refused.value.rule == "B-5", where
     assert game.actor == 1
     assert len(game.state.land_people[board.parse("5.2")]) == 1
+
+
+def test_B_5_the_tiles_offered_at_each_placement_are_those_with_nobody_on_them() -> None:
+    """B-5: the tiles the engine keeps as empty (`State.empty_land`) are, at every placement,
+    exactly the land tiles holding no person, in board order, also in a game read back from its
+    position or copied mid-placement."""
+    game = Game.new(Rules(), players=3, seed=4)
+    rng = random.Random(4)
+    while not game.over and game.phase in ("terrain", "place"):
+        s = game.state
+        empty = [h for h in board.LAND if s.terrain[h] is not None and not s.land_people[h]]
+        assert s.empty_land == empty
+        if game.phase == "place":
+            assert sorted({a[1] for a in game.legal_actions()}) == sorted(empty)
+            assert Game.from_position(game.position()).state.empty_land == empty
+            assert game.copy().state.empty_land == empty
+        game.apply(game.draw() if game.is_chance() else game.random_action(rng))
+    assert game.phase == "boat" and game.state.empty_land == []
 
 
 def test_B_5_physical_mode_placements_carry_no_value() -> None:

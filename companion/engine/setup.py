@@ -34,6 +34,7 @@ def apply_terrain(s: State, action: Action, ev: Events) -> None:
     t: str = action[1]
     s.terrain[h] = t
     s.standing[t].append(h)  # laid in `board.LAND`'s order
+    s.empty_land.append(h)  # nobody stands on a tile just laid
     s.layout += 1
     if ev is not None:
         ev.append(Event("laid", {"hex": board.name(h), "terrain": action[1]}))
@@ -65,7 +66,7 @@ def lay_rings(s: State) -> None:
         for h in ring:
             s.terrain[h] = terrain
     s.layout = len(board.LAND)
-    s.recount_island()  # rings are not in `board.LAND`'s order
+    s.reindex()  # rings are not in `board.LAND`'s order
     _laid(s)
 
 
@@ -125,7 +126,7 @@ def place_tiles(s: State) -> list[int]:
         return [h for h in board.LAND if terrain[h] not in (None, "beach") or not people[h]]
     last = placing_last(s, seat)
     if not last and not fivesix.crowded(s.rules) and "densely-populated" not in s.rules.modules:
-        return [h for h in board.LAND if terrain[h] is not None and not people[h]]  # B-5 alone
+        return list(s.empty_land)  # B-5 alone
     full = island_full(s)  # only the kits ask it (P-4)
     return [h for h in board.LAND if placement_refusal(s, seat, h, full, last) is None]
 
@@ -223,6 +224,8 @@ def apply_place(s: State, action: Action, ev: Events) -> None:
     s.p_value[p] = value
     s.p_kind[p] = LAND
     s.p_at[p] = h
+    if not s.land_people[h]:
+        s.empty_land.remove(h)
     s.land_people[h].append(p)
     if ev is not None:
         see = seat if s.rules.option("own_values_visible") == "yes" else None
@@ -241,6 +244,7 @@ def _next_placer(s: State, phase: str) -> None:
             return
     if phase == "place":
         s.phase, s.actor = "boat", 0
+        s.empty_land = []  # see `State.reindex`: people now leave and tiles sink unrecorded
         if not _has_to_place(s, 0, "boat"):
             _next_placer(s, "boat")
     else:

@@ -112,6 +112,7 @@ class State:
         "n_squid",
         "_counts",
         "standing",
+        "empty_land",
     )
 
     def __init__(
@@ -188,6 +189,15 @@ class State:
                 self.land_people[self.p_at[p]].append(p)
             elif kind == SEA:
                 self.swimmers[self.p_at[p]].append(p)
+        # empty_land: the land tiles nobody stands on, in `board.LAND`'s order, where B-5 puts the
+        # next person (finding them on the island at every placement was 1/40 of a pure
+        # random game). Kept only while the island is laid and people are placed: nothing asks
+        # it later, when people leave tiles and tiles sink at every turn.
+        self.empty_land: list[int] = []
+        if self.phase in ("terrain", "place"):
+            self.empty_land = [
+                h for h in board.LAND if self.terrain[h] is not None and not self.land_people[h]
+            ]
         self.boat_at = [OFF] * board.SIZE
         for b, pos in enumerate(self.b_pos):
             if pos != OFF:
@@ -453,6 +463,7 @@ class State:
         s.n_dolphin = list(self.n_dolphin)
         s.n_squid = list(self.n_squid)
         s.standing = {t: list(tiles) for t, tiles in self.standing.items()}
+        s.empty_land = list(self.empty_land)
         s._counts = {
             "serpent": s.n_serpent,
             "shark": s.n_shark,
