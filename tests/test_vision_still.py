@@ -36,7 +36,7 @@ from companion.vision.still import (
     thumbnail,
 )
 from companion.vision.watch import Link, Stopped, Watcher
-from tests.playing import mirror, new_game
+from tests.playing import mirror, new_game, play_until
 from tests.test_vision_tracker import after_sinking, photos, recogniser, tracker_at_rest
 from tests.test_vision_tracker import table as board
 
@@ -356,8 +356,9 @@ def test_a_camera_over_a_board_at_rest_looks_less_often_until_the_game_changes(
     table: Table, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """No rule: over a board at rest, once the tracker has had its frames at rest, the camera
-    pauses longer after each look, up to `REST_WAIT`; an action in the game (a tile may have
-    been sunk by hand) brings back its interval, for the tracker's frames at rest."""
+    pauses longer after each look, up to `REST_WAIT`. An action that leaves the land and the
+    tiles that may sink as they were (a piece placed) leaves it so; one that changes them (a
+    sinking now due) brings back its interval, for the tracker's frames at rest."""
     game_id = new_game(table, seed=5, mode="physical")
     photo = _board_photo(tmp_path)
 
@@ -367,11 +368,13 @@ def test_a_camera_over_a_board_at_rest_looks_less_often_until_the_game_changes(
             action = list(game.legal_actions()[0])
             reply = table.call(Command("cli", seat=game.actor, game=game_id, action=action))
             assert reply.accepted, reply.message
+        if looked == 16:
+            play_until(table, game_id, "sink")
 
-    _watched(table, photo, monkeypatch, frames=18, interval=0.1, before=act)
+    _watched(table, photo, monkeypatch, frames=20, interval=0.1, before=act)
     assert paused[: RESTING + 1] == [0.1] * (RESTING + 1)
-    assert paused[RESTING + 1 : 13] == [0.2, 0.4, 0.8, REST_WAIT, REST_WAIT, REST_WAIT]
-    assert paused[13:17] == [0.1] * 4
+    assert paused[RESTING + 1 : 15] == [0.2, 0.4, 0.8] + [REST_WAIT] * 5
+    assert paused[15:19] == [0.1] * 4
 
 
 def test_a_hand_passing_over_a_board_at_rest_is_not_read(

@@ -127,6 +127,8 @@ class Watcher:
         self._still = Stillness(patience(interval))
         self._frames: FrameSource | None = None
         self._expected: tuple[int, int] | None = None
+        self._told: tuple[Any, Any] | None = None
+        """The land and the candidates the tracker was last told."""
         self._learnt: int | None = None
         """The game whose whole island the colours were learnt from."""
         self._whole = 0
@@ -215,7 +217,12 @@ class Watcher:
         if now != self._expected:
             self._tracker.expect(tiles, expected["candidates"])
             self._expected = now
-            self._still.wake()
+            told = (tiles, expected["candidates"])
+            if told != self._told:
+                # Something to decide: at the camera's interval. An action that changed
+                # neither (a move, an undo of one) leaves the board to its pause.
+                self._still.wake()
+                self._told = told
         read, verdict = self._tracker.observe_at_rest(frame, self._still)
         self._pause = self._still.pause(self.interval)
         if not read:
