@@ -14,7 +14,7 @@ pytest.importorskip("cv2")
 import cv2
 import numpy as np
 
-from companion.vision.sources import SourceError, open_source
+from companion.vision.sources import Frame, SourceError, open_source
 
 
 def _image(value: int) -> np.ndarray:
@@ -46,6 +46,26 @@ def test_files_an_image_a_folder_in_name_order_and_a_video(tmp_path: Path) -> No
     assert [int(f[0, 0, 0]) for f in frames[:3] if f is not None] == pytest.approx(
         [30, 130, 230], abs=12
     )
+
+
+def test_a_jpeg_file_is_taken_as_it_is_and_decoded_whole_only_for_its_pixels(
+    tmp_path: Path,
+) -> None:
+    """No rule: a JPEG is taken undecoded, its eighth decoded at once (a file that is no JPEG
+    says so, as one OpenCV cannot read did); a PNG, a video or a camera give pixels."""
+    cv2.imwrite(str(tmp_path / "a.jpg"), _image(100))
+    cv2.imwrite(str(tmp_path / "b.png"), _image(200))
+    (tmp_path / "c.jpg").write_bytes(b"not a jpeg")
+    folder = open_source(f"files:{tmp_path}")
+    jpeg, png = folder.take(), folder.take()
+    assert isinstance(jpeg, Frame) and jpeg.jpeg is not None and jpeg._image is None
+    assert jpeg.eighth().shape == (6, 8, 3) and jpeg._image is None
+    assert jpeg.pixels().shape == (48, 64, 3) and abs(int(jpeg.pixels()[0, 0, 0]) - 100) <= 3
+    assert isinstance(png, Frame) and png.jpeg is None and int(png.pixels()[0, 0, 0]) == 200
+    assert int(png.eighth()[0, 0, 0]) == 200 and png.eighth().shape == (6, 8, 3)
+    with pytest.raises(SourceError, match="cannot read the image"):
+        folder.take()
+    assert folder.take() is None
 
 
 def test_sources_that_cannot_open_say_why(tmp_path: Path) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import multiprocessing
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -18,33 +19,56 @@ pytest.importorskip("cv2")
 import numpy as np
 
 from companion.camera import Camera
+from companion.commands import Command
 from companion.table import Table
 from companion.vision import synth
 from companion.vision.markers import load as load_markers
 from companion.vision.recognise import Observation, Recogniser
-from companion.vision.still import NOISE, SETTLED, Look, Stillness, patience
+from companion.vision.sources import Frame
+from companion.vision.still import (
+    NOISE,
+    REST_WAIT,
+    RESTING,
+    SETTLED,
+    Look,
+    Stillness,
+    patience,
+    thumbnail,
+)
 from companion.vision.watch import Link, Stopped, Watcher
-from tests.playing import new_game
+from tests.playing import mirror, new_game, play_until
 from tests.test_vision_tracker import after_sinking, photos, recogniser, tracker_at_rest
 from tests.test_vision_tracker import table as board
 
 
+def _jpeg(image: np.ndarray) -> Frame:
+    """`image` as a webcam's MJPEG or a JPEG file hands it to the camera: not yet decoded."""
+    import cv2
+
+    return Frame(jpeg=cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 90])[1].tobytes())
+
+
+@pytest.mark.parametrize("jpeg", [False, True], ids=["pixels", "jpeg"])
 @pytest.mark.parametrize("size", [(1280, 960), (640, 480)])
 def test_a_board_at_rest_is_read_once_and_a_moved_person_a_lifted_tile_or_a_hand_at_once(
-    size: tuple[int, int],
+    size: tuple[int, int], jpeg: bool
 ) -> None:
     """No rule: new noise, focus and JPEG in every frame are not news; the smallest piece moved
     half a hex is, read from the second frame that shows it (the first is unlike the frame
-    before it: something may still be moving)."""
+    before it: something may still be moving). The same from JPEGs judged by their blocks'
+    means as decoded at an eighth of the size (`Frame`) as from their pixels."""
     rng = np.random.default_rng(11)
     tiles = synth.random_layout(rng)
     colours = synth.board_colours(rng)
     camera = synth.random_camera(rng, size, load_markers().extent())
     light = synth.lighting(rng, size, "normal", {})
 
-    def frames(positions: dict[int, str], pieces: list[synth.Piece], n: int) -> list[np.ndarray]:
+    def frames(
+        positions: dict[int, str], pieces: list[synth.Piece], n: int
+    ) -> list[np.ndarray | Frame]:
         view = synth.scene(rng, positions, pieces, size, "normal", None, colours, camera)
-        return [synth.photo(rng, view, light, still=True).image for _ in range(n)]
+        images = [synth.photo(rng, view, light, still=True).image for _ in range(n)]
+        return [_jpeg(i) if jpeg else i for i in images]
 
     pieces = synth.random_pieces(rng, tiles)
     still = Stillness(patience=8)
@@ -59,7 +83,42 @@ def test_a_board_at_rest_is_read_once_and_a_moved_person_a_lifted_tile_or_a_hand
     now = after_sinking(tiles, gone)
     assert [still.look(f) for f in frames(now, pieces, 2)] == [moving, read]
     view = synth.scene(rng, now, pieces, size, "normal", None, colours, camera)
-    assert still.look(synth.photo(rng, view, light, arm_over=gone).image) is moving
+    hand = synth.photo(rng, view, light, arm_over=gone).image
+    assert still.look(_jpeg(hand) if jpeg else hand) is moving
+
+
+def test_a_jpeg_frames_thumbnail_from_its_eighth_is_that_of_its_pixels() -> None:
+    """No rule: the blocks' means libjpeg decodes at an eighth of the size, averaged 2 × 2,
+    are the thumbnail of the decoded frame within 2 levels of 255 (`NOISE` is 12), and no
+    pixel is decoded for it."""
+    image = photos(board()[0], 1, seed=4)[0]
+    frame = _jpeg(image)
+    small = thumbnail(frame)
+    assert frame._image is None
+    whole = thumbnail(frame.pixels())
+    assert small.shape == whole.shape == (image.shape[0] // 16, image.shape[1] // 16, 3)
+    assert int(np.abs(small - whole).max()) <= 2
+
+
+def test_a_board_at_rest_is_looked_at_less_often_and_at_once_again_after_a_change() -> None:
+    """No rule: once the tracker has had its frames at rest (`RESTING` looks like the last
+    read), each further look at the same board waits twice as long, up to `REST_WAIT`; a look
+    unlike the last read, or a change of the game (`wake`), brings back the camera's interval."""
+    frame = photos(board()[0], 1, seed=4)[0]
+    still = Stillness(patience=8)
+    pauses = []
+    for _ in range(RESTING + 6):
+        still.look(frame)
+        pauses.append(still.pause(0.1))
+    assert pauses == [0.1] * (RESTING + 1) + [0.2, 0.4, 0.8, REST_WAIT, REST_WAIT]
+    assert still.pause(0.5) == REST_WAIT and still.pause(2.0) == 2.0  # never below the interval
+    assert still.look(_jumpy(frame, 2)[1]) is Look.MOVING
+    assert still.pause(0.1) == 0.1
+    for _ in range(RESTING + 3):
+        still.look(frame)
+    assert still.pause(0.1) > 0.1
+    still.wake()
+    assert still.pause(0.1) == 0.1
 
 
 def test_a_slow_drift_is_read_once_it_adds_up() -> None:
@@ -177,10 +236,17 @@ def test_after_an_exposure_change_or_new_colours_the_next_frame_is_read(tmp_path
 
 
 def _watched(
-    table: Table, source: Path, monkeypatch: pytest.MonkeyPatch, frames: int | None = None
+    table: Table,
+    source: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    frames: int | None = None,
+    interval: float = 0.0,
+    before: Callable[[int], None] = lambda looked: None,
 ) -> list[int]:
     """The camera's loop with the daemon's side of its pipe over `source` (its process is this
-    test's own thread), for `frames` frames or until the source ends: the readings it took."""
+    test's own thread), for `frames` frames or until the source ends: the readings it took.
+    `interval`: the camera's, its pauses kept in `paused` rather than slept; `before`: called
+    with each look's number before it."""
     import threading
 
     reads: list[int] = []
@@ -201,24 +267,35 @@ def _watched(
     camera._process, camera._conn = Process(), ours
     serving = threading.Thread(target=camera._serve, daemon=True)
     serving.start()
-    watcher = Watcher(Link(theirs), f"files:{source}", calibration, 0.0)
+    watcher = Watcher(Link(theirs), f"files:{source}", calibration, interval)
     looked = 0
-    look = watcher._look
+    look, wait = watcher._look, watcher.link.wait
+    paused.clear()
 
-    def counted(frame: np.ndarray) -> None:
+    def counted(frame: Frame) -> None:
         nonlocal looked
         looked += 1
         if looked == frames:
             camera._stop.set()
+        before(looked)
         look(frame)
 
+    def waited(seconds: float) -> None:
+        paused.append(watcher._pause)
+        wait(0.0)
+
     monkeypatch.setattr(watcher, "_look", counted)
+    monkeypatch.setattr(watcher.link, "wait", waited)
     with contextlib.suppress(Stopped):
         watcher.run()
     camera._stop.set()
     serving.join(5)
     assert looked >= (frames or 1) and watcher._learnt is not None
     return reads
+
+
+paused: list[float] = []
+"""The pauses `_watched`'s camera took after each look, in seconds."""
 
 
 def test_a_camera_over_a_board_at_rest_reads_it_once(
@@ -237,6 +314,67 @@ def test_a_camera_over_a_board_at_rest_reads_it_once(
     image = synth.render(rng, {h: "beach" for h in engine_board.LAND}, []).image
     assert cv2.imwrite(str(photo), image)
     assert len(_watched(table, photo, monkeypatch, frames=12)) == 1
+
+
+def _board_photo(tmp_path: Path) -> Path:
+    import cv2
+
+    from companion.engine import board as engine_board
+
+    rng = np.random.default_rng(3)
+    photo = tmp_path / "board.jpg"
+    image = synth.render(rng, {h: "beach" for h in engine_board.LAND}, []).image
+    assert cv2.imwrite(str(photo), image)
+    return photo
+
+
+def test_a_camera_over_a_board_at_rest_decodes_one_whole_frame(
+    table: Table, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """No rule: a JPEG frame is judged from its blocks' means decoded at an eighth of its size;
+    its every pixel is decoded only when it is read (here the first frame, once for both the
+    colours and the reading): at a table at rest that halves the camera's CPU, shared with the
+    presses."""
+    import cv2
+
+    new_game(table, seed=5, mode="physical")
+    photo = _board_photo(tmp_path)
+    whole: list[int] = []
+    imread, imdecode = cv2.imread, cv2.imdecode
+
+    def counted(image: np.ndarray | None) -> np.ndarray | None:
+        whole.extend([1] if image is not None and image.shape[:2] == (960, 1280) else [])
+        return image
+
+    monkeypatch.setattr(cv2, "imread", lambda *a: counted(imread(*a)))
+    monkeypatch.setattr(cv2, "imdecode", lambda *a: counted(imdecode(*a)))
+    assert len(_watched(table, photo, monkeypatch, frames=12)) == 1
+    assert len(whole) == 1
+
+
+def test_a_camera_over_a_board_at_rest_looks_less_often_until_the_game_changes(
+    table: Table, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """No rule: over a board at rest, once the tracker has had its frames at rest, the camera
+    pauses longer after each look, up to `REST_WAIT`. An action that leaves the land and the
+    tiles that may sink as they were (a piece placed) leaves it so; one that changes them (a
+    sinking now due) brings back its interval, for the tracker's frames at rest."""
+    game_id = new_game(table, seed=5, mode="physical")
+    photo = _board_photo(tmp_path)
+
+    def act(looked: int) -> None:
+        if looked == 14:
+            game = mirror(table, game_id)
+            action = list(game.legal_actions()[0])
+            reply = table.call(Command("cli", seat=game.actor, game=game_id, action=action))
+            assert reply.accepted, reply.message
+        if looked == 16:
+            play_until(table, game_id, "sink")
+
+    _watched(table, photo, monkeypatch, frames=20, interval=0.1, before=act)
+    assert paused[: RESTING + 1] == [0.1] * (RESTING + 1)
+    assert paused[RESTING + 1 : 15] == [0.2, 0.4, 0.8] + [REST_WAIT] * 5
+    assert paused[15:19] == [0.1] * 4
 
 
 def test_a_hand_passing_over_a_board_at_rest_is_not_read(

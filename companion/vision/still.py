@@ -20,7 +20,13 @@ for longer than that).
 The comparison is of thumbnails, each pixel the mean of a 16 × 16 block: a sensor's noise
 mostly averages out there, while a tile lifted, a hand or a piece moved changes whole blocks.
 It is made against the last frame *read*, not the previous one, so a slow drift (a cloud, a
-lamp warming up) is read once it adds up to a change.
+lamp warming up) is read once it adds up to a change. A JPEG frame's thumbnail comes from its
+blocks' means as libjpeg decodes them (`sources.Frame`), its pixels only if it is read.
+
+A board that has rested for a while is looked at less often (`Stillness.pause`): once the
+tracker has had its frames at rest, more of the same frame tell it nothing, and every look
+costs a decode on a CPU a player's press shares. The first look that is not like the last
+read brings the camera back to its interval.
 """
 
 from __future__ import annotations
@@ -31,6 +37,8 @@ import math
 
 import cv2
 import numpy as np
+
+from .sources import Frame
 
 BLOCK = 16
 """Pixels across a thumbnail's pixel."""
@@ -52,6 +60,13 @@ PATIENCE = 4.0
 """Seconds of frames each unlike the one before after which a camera is taken for one whose
 frames never match (or a hand that does not rest): then every frame is read until two match.
 A hand sinking a tile or moving a boat pauses well within this."""
+RESTING = 6
+"""Looks in a row like the last frame read before the camera looks less often: twice the frames
+at rest the tracker decides on (its ``stable_frames``), so a turn's verdict is reached at the
+camera's full interval."""
+REST_WAIT = 1.0
+"""The longest pause between looks at a board at rest, in seconds: what a change waits at most
+before the camera sees it (a hand over the board, a tile sunk while it was not looking)."""
 
 
 class Look(enum.Enum):
@@ -68,8 +83,13 @@ def patience(interval: float) -> int:
     return max(2, math.ceil(PATIENCE / max(interval, 1e-3)))
 
 
-def thumbnail(frame: np.ndarray) -> np.ndarray:
+def thumbnail(frame: np.ndarray | Frame) -> np.ndarray:
     """The frame's block means (int16, so differences do not wrap)."""
+    if isinstance(frame, Frame):
+        eighth = frame.eighth()  # 8 × 8 block means: 2 × 2 of them make a block
+        height, width = eighth.shape[:2]
+        size = (max(1, width // (BLOCK // 8)), max(1, height // (BLOCK // 8)))
+        return cv2.resize(eighth, size, interpolation=cv2.INTER_AREA).astype(np.int16)
     height, width = frame.shape[:2]
     size = (max(1, width // BLOCK), max(1, height // BLOCK))
     return cv2.resize(frame, size, interpolation=cv2.INTER_AREA).astype(np.int16)
@@ -91,8 +111,10 @@ class Stillness:
         """Frames in a row each unlike the one before it."""
         self._recent: collections.deque[bool] = collections.deque(maxlen=WINDOW)
         """Of the last frames, whether each was like the one before it."""
+        self._same = 0
+        """Looks in a row like the last frame read."""
 
-    def look(self, frame: np.ndarray) -> Look:
+    def look(self, frame: np.ndarray | Frame) -> Look:
         """What `frame` tells, from its thumbnail; a frame to read becomes the frame read."""
         thumb = thumbnail(frame)
         rested = _alike(self._before, thumb)
@@ -100,7 +122,9 @@ class Stillness:
         self._moving = 0 if rested else self._moving + 1
         self._recent.append(rested)
         if _alike(self._read, thumb):
+            self._same += 1
             return Look.SAME
+        self._same = 0
         if not rested and self._steady() and self._moving <= self.patience:
             return Look.MOVING
         self._read = thumb
@@ -111,7 +135,22 @@ class Stillness:
         alike = sum(self._recent)
         return alike >= SETTLED and 3 * alike >= len(self._recent)
 
+    def pause(self, interval: float) -> float:
+        """Seconds until the next look, for a camera that looks every `interval`: that, until
+        the board has rested for `RESTING` looks; then twice as long with each look more like
+        the last read, up to `REST_WAIT` (never shorter than `interval`)."""
+        beyond = self._same - RESTING
+        if beyond <= 0:
+            return interval
+        return max(interval, min(REST_WAIT, interval * 2.0 ** min(beyond, 30)))
+
+    def wake(self) -> None:
+        """Look at the camera's interval again: the tracker has new frames at rest to take (a
+        change of the game, not of the board)."""
+        self._same = 0
+
     def forget(self) -> None:
         """The next frame at rest is read whatever the last reading was (a new source, a new
         game's colours, an exposure changed)."""
         self._read = None
+        self._same = 0

@@ -35,6 +35,7 @@ import numpy as np
 from ..engine import board
 from . import geometry
 from .recognise import Observation, Recogniser, changed
+from .sources import Frame, pixels
 from .still import Look, Stillness
 
 CLIP = 8.0
@@ -265,7 +266,9 @@ class Tracker:
         self._evidence[:] = 0.0
         self._weight[:] = 0.0
 
-    def observe_at_rest(self, frame: np.ndarray, still: Stillness) -> tuple[bool, Verdict | None]:
+    def observe_at_rest(
+        self, frame: np.ndarray | Frame, still: Stillness
+    ) -> tuple[bool, Verdict | None]:
         """`observe` as the camera does, with `still` judging the frame: one with something
         moving in it is not read (False, None); one like the last read is not read again, its
         reading stands; one that did not register stands for none after it. (read?, verdict)"""
@@ -277,7 +280,7 @@ class Tracker:
             still.forget()
         return True, verdict
 
-    def observe(self, frame: np.ndarray, again: bool = False) -> Verdict | None:
+    def observe(self, frame: np.ndarray | Frame, again: bool = False) -> Verdict | None:
         """One BGR frame. A Verdict once enough stable frames (no motion, registered) settle
         something new; None otherwise (moving hand, unregistered frame, nothing changed, or the
         same verdict already given since the last expect()). `again`: the frame shows what the
@@ -285,7 +288,8 @@ class Tracker:
         if again and self.observation is not None:
             observation = self.observation
         else:
-            observation = self.observation = self.recogniser.observe(frame)
+            # a JPEG is decoded whole only here, when read
+            observation = self.observation = self.recogniser.observe(pixels(frame))
         if not observation.ok:
             # No evidence either way: a hand moving meanwhile shows in the next frame that
             # registers, compared with the last one that did.

@@ -38,7 +38,7 @@ from ..engine import board
 from ..security import atomic_write
 from .exposure import Exposure
 from .recognise import Observation, Recogniser
-from .sources import FrameSource
+from .sources import Frame, FrameSource, pixels
 from .still import Stillness, patience
 from .tracker import Tracker, Verdict
 
@@ -127,12 +127,16 @@ class Watcher:
         self._still = Stillness(patience(interval))
         self._frames: FrameSource | None = None
         self._expected: tuple[int, int] | None = None
+        self._told: tuple[Any, Any] | None = None
+        """The land and the candidates the tracker was last told."""
         self._learnt: int | None = None
         """The game whose whole island the colours were learnt from."""
         self._whole = 0
         """Frames in a row in which every land position looked covered (an island being laid)."""
         self._island: tuple[int, int] | None = None
         """The game and last action at which an island was last proposed."""
+        self._pause = interval
+        """Seconds from this look to the next (longer over a board at rest: `Stillness.pause`)."""
 
     def _say(self, status: str) -> None:
         """Tell every phone how the camera is, when that changes."""
@@ -186,24 +190,25 @@ class Watcher:
         self._frames, self._exposure = frames, Exposure()
         while True:
             began = time.monotonic()
-            frame = frames.read()
+            frame = frames.take()
             if frame is None:
                 return
+            self._pause = self.interval
             try:
                 self._look(frame)
             except Stopped:
                 raise
             except Exception:  # one bad frame or a busy Table must not end the camera
                 log.exception("camera: a frame could not be used")
-            self.link.wait(max(0.0, self.interval - (time.monotonic() - began)))
+            self.link.wait(max(0.0, self._pause - (time.monotonic() - began)))
 
-    def _look(self, frame: np.ndarray) -> None:
+    def _look(self, frame: Frame) -> None:
         assert self._tracker is not None
         expected = self.link.ask("expected")
         if expected is None:
             return
         if expected["phase"] == "terrain":
-            self._read_island(frame, expected)
+            self._read_island(frame.pixels(), expected)
             return
         tiles: dict[int, str] = expected["tiles"]
         if not self._calibrated(frame, expected):
@@ -212,7 +217,14 @@ class Watcher:
         if now != self._expected:
             self._tracker.expect(tiles, expected["candidates"])
             self._expected = now
+            told = (tiles, expected["candidates"])
+            if told != self._told:
+                # Something to decide: at the camera's interval. An action that changed
+                # neither (a move, an undo of one) leaves the board to its pause.
+                self._still.wake()
+                self._told = told
         read, verdict = self._tracker.observe_at_rest(frame, self._still)
+        self._pause = self._still.pause(self.interval)
         if not read:
             return  # read once the board is at rest again (`still`)
         self._expose(self._tracker.observation)
@@ -264,7 +276,7 @@ class Watcher:
         if not accepted:
             log.info("camera: the table did not take the island: %s", message)
 
-    def _calibrated(self, frame: np.ndarray, expected: dict[str, Any]) -> bool:
+    def _calibrated(self, frame: np.ndarray | Frame, expected: dict[str, Any]) -> bool:
         """The recogniser knows the board's colours; a new game's whole island teaches them
         afresh (the light of this evening, not of the last)."""
         from .calibrate import dumps
@@ -278,7 +290,9 @@ class Watcher:
                 self._say(f"watching ({self.source}): no calibration; lay a new island to make one")
             return recogniser.calibration is not None
         try:
-            recogniser.calibration = recogniser.calibrate(frame, tiles, source="the game's layout")
+            recogniser.calibration = recogniser.calibrate(
+                pixels(frame), tiles, source="the game's layout"
+            )
         except NotRegistered as e:
             if recogniser.calibration is None:
                 self._say(f"watching ({self.source}): the board is not in view ({e})")
