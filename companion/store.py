@@ -618,10 +618,7 @@ class Store:
             if db.in_transaction:
                 db.execute("ROLLBACK")
             db.execute("PRAGMA cache_size=-2000")  # SQLite's default again
-        try:
-            fd = os.open(wal, os.O_RDONLY)
-        except FileNotFoundError:  # nothing was written
-            return
+        fd = os.open(wal, os.O_RDONLY)
         try:
             os.fsync(fd)
         finally:
