@@ -26,6 +26,9 @@ INLIER = 0.6
 LOG_OUTLIER = -3.0
 """Log density of an occluder's colour: flat over about 20 cubic log units. A sample further
 than about 4 standard deviations from a class counts as occluder for that class."""
+_LOG_INLIER = np.float32(np.log(INLIER))
+_LOG_OCCLUDER = np.float32(LOG_OUTLIER + np.log(1 - INLIER))
+"""A sample's weights as the hex itself (added to a class's density) and as an occluder."""
 
 TEMPERATURE = 8.0
 """Neighbouring samples are not independent (blur, texture, JPEG blocks): the summed evidence
@@ -122,9 +125,7 @@ class ColourModel:
     def explains(density: np.ndarray) -> np.ndarray:
         """Whether a class of these log densities explains a sample rather than an occluder
         of any colour does (as `judge` counts them)."""
-        out: np.ndarray = density + np.float32(np.log(INLIER)) > np.float32(
-            LOG_OUTLIER + np.log(1 - INLIER)
-        )
+        out: np.ndarray = density + _LOG_INLIER > _LOG_OCCLUDER
         return out
 
     def judge(
@@ -139,15 +140,14 @@ class ColourModel:
         all under pieces, or in light the setup frame never saw).
         """
         inv, logdet = self.precision(extra)
-        inlier = self._log_density(pixels, inv, logdet) + np.float32(np.log(INLIER))
-        outlier = np.float32(LOG_OUTLIER + np.log(1 - INLIER))
-        mixed = np.logaddexp(inlier, outlier)
+        density = self._log_density(pixels, inv, logdet)
+        mixed = np.logaddexp(density + _LOG_INLIER, _LOG_OCCLUDER)
         vote = self._log_density(median[:, None, :].astype(np.float32), inv, logdet, 16.0)
         evidence = mixed.sum(axis=1) / TEMPERATURE + vote[:, 0, :]
         evidence -= evidence.max(axis=1, keepdims=True)
         p = np.exp(evidence)
         probs: np.ndarray = p / p.sum(axis=1, keepdims=True)
-        explained: np.ndarray = (inlier > outlier).mean(axis=1)
+        explained: np.ndarray = self.explains(density).mean(axis=1)
         return probs, explained
 
     def to_json(self) -> dict[str, Any]:
