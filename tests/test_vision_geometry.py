@@ -83,6 +83,52 @@ def test_the_renderer_draws_tiles_and_markers_where_plane_and_markers_toml_put_t
         assert np.abs(found[m.id] - expected).max() < 1.0, m.id
 
 
+def test_a_piece_under_the_lamp_casts_its_shadow_away_from_it() -> None:
+    rng = np.random.default_rng(6)
+    tiles = synth.random_layout(rng)
+    size = (1280, 960)
+    camera = synth.random_camera(rng, size, load().extent(), max_tilt=0.0)
+    # a lamp 45 units (1 m) up and 30 to the left: a person's shadow falls to its right
+    lamp = synth.Lamp(np.array([-30.0, 0.0, -45.0]), 0.0, 0.05, 0.5, 0.03)
+    sea = next(h for h in geometry.HEXES if h not in tiles)
+    x, y = geometry.centre(sea)
+    person = synth.Piece("person", x, y, 0.0, (40, 40, 200), sea)
+
+    def unlit(pieces: list[synth.Piece]) -> np.ndarray:
+        rng = np.random.default_rng(1)  # the same print and texture with the piece or without
+        view = synth.scene(rng, tiles, pieces, size, "clean", camera=camera, lamp=lamp)
+        return view.image
+
+    bare, lit = unlit([]), unlit([person])
+    (rx, ry), (lx, ly) = project(camera.plane(0.0), np.array([[x + 0.5, y], [x - 0.5, y]]))
+    right = lit[int(ry), int(rx)] / bare[int(ry), int(rx)]
+    left = lit[int(ly), int(lx)] / bare[int(ly), int(lx)]
+    assert np.allclose(right, 1 - lamp.shade, atol=0.05)
+    assert np.allclose(left, 1.0, atol=0.01)
+
+
+def test_the_lamps_reflection_lies_where_the_board_mirrors_it_into_each_camera() -> None:
+    size = (1280, 960)
+    rng = np.random.default_rng(7)
+    tiles = synth.random_layout(rng)
+    lamp = synth.Lamp(np.array([3.0, -2.0, -50.0]), 200.0, 0.05, 0.5, 0.05)
+    spots = []
+    for seed in (1, 2):
+        camera = synth.random_camera(np.random.default_rng(seed), size, load().extent())
+        view = synth.scene(rng, tiles, [], size, "clean", camera=camera, lamp=lamp)
+        _, glare = synth.lighting(rng, size, "clean", {}, view)
+        assert glare is not None
+        y, x = np.unravel_index(np.argmax(glare[..., 1]), glare.shape[:2])
+        # the mirror's law: the camera sees the lamp's image under the table through the spot
+        under = lamp.position * [1, 1, -1]
+        spot = camera.c + camera.c[2] / (camera.c[2] - under[2]) * (under - camera.c)
+        expected = project(camera.plane(0.0), spot[None, :2])[0]
+        assert np.hypot(x - expected[0], y - expected[1]) < 12
+        spots.append(spot[:2])
+    # a camera elsewhere sees the reflection on another part of the board
+    assert np.linalg.norm(spots[0] - spots[1]) > 1.0
+
+
 def test_the_marker_sheet_is_drawn_from_markers_toml_and_opencvs_dictionary(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

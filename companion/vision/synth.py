@@ -573,9 +573,13 @@ class Conditions:
     frame, under light of 2700–6500 K."""
     sunk_pieces: bool = False
     """Creatures and boats stand on sunk positions too, not only on the permanent sea."""
+    lamp: bool = False
+    """A lamp over the table (`Lamp`): the pieces cast soft shadows away from it, and its
+    reflection lies where the board mirrors it into the camera (with the share `glare`, over
+    the island) instead of a blob at random. It hangs there for the whole game."""
 
 
-_ALL = Conditions(2.0, (-0.14, -0.04), (2.0, 7.0), 0.5, 0.5, True, True)
+_ALL = Conditions(2.0, (-0.14, -0.04), (2.0, 7.0), 0.5, 0.5, True, True, lamp=True)
 CONDITIONS: dict[str, tuple[str, Conditions]] = {
     # condition → (the `Damage` it starts from, what it adds)
     "nominal": ("normal", Conditions()),
@@ -597,15 +601,111 @@ def _kind(mode: str) -> tuple[Damage, Conditions]:
     return DAMAGE[mode], Conditions()
 
 
+@dataclass(frozen=True)
+class Lamp:
+    """A lamp hanging over the table."""
+
+    position: np.ndarray
+    """(x, y, z) in the camera's world (hex units, z = −height)."""
+    reflection: float
+    """Brightness the glossy print adds where it mirrors the lamp into the camera (levels)."""
+    gloss: float
+    """How far (radians) the surface's normal may lean off the mirror's before the reflection
+    fades to 61 %: a glossy print reflects a small spot, a matt one a broad glow."""
+    shade: float
+    """Share of the light a piece's shadow takes away: the room's other light fills the rest."""
+    penumbra: float
+    """The soft edge of a shadow (hex units): the lamp is not a point."""
+
+
+def random_lamp(
+    rng: np.random.Generator, camera: Camera, conditions: Conditions, mm_per_unit: float
+) -> Lamp:
+    """A lamp 0.8–1.5 m over the table. With the share `conditions.glare` it hangs where the
+    board mirrors it into the camera from over the island (a lamp over the table, a camera
+    looking down on it); otherwise its reflection falls beyond the printed board."""
+    height = rng.uniform(800, 1500) / mm_per_unit
+    if rng.uniform() < conditions.glare:
+        centre = np.array(geometry.centre(geometry.LAND[int(rng.integers(len(geometry.LAND)))]))
+        spot = centre + rng.normal(0, 0.5, 2)
+    else:
+        a = rng.uniform(0, 2 * math.pi)
+        spot = rng.uniform(12, 16) * np.array([math.cos(a), math.sin(a)])
+    # the mirror's law: the lamp lies on the camera's ray through the spot, reflected by the
+    # table, as far beyond the spot (in proportion) as it hangs higher than the camera
+    camera_height = -float(camera.c[2])
+    lamp_xy = spot + (spot - camera.c[:2]) * height / camera_height
+    return Lamp(
+        np.array([lamp_xy[0], lamp_xy[1], -height]),
+        float(rng.uniform(120, 220)),
+        float(rng.uniform(0.04, 0.09)),
+        float(rng.uniform(0.35, 0.6)),
+        float(rng.uniform(0.03, 0.08)),
+    )
+
+
+def _reflection(camera: Camera, lamp: Lamp, size: tuple[int, int]) -> np.ndarray:
+    """The lamp's reflection on the table's plane (h, w) as the camera sees it: brightest
+    where the plane's normal bisects the directions to the camera and to the lamp."""
+    w, h = size
+    step = 8  # the reflection is smooth: computed on a coarse grid, then resized
+    nx, ny = w // step + 2, h // step + 2
+    gx, gy = np.meshgrid(np.linspace(0, w - 1, nx), np.linspace(0, h - 1, ny))
+    pixels = np.stack([gx, gy, np.ones_like(gx)], axis=-1)
+    on_board = pixels @ np.linalg.inv(camera.plane(0.0)).T
+    points = np.concatenate(
+        [on_board[..., :2] / on_board[..., 2:3], np.zeros((ny, nx, 1))], axis=-1
+    )
+    to_camera = camera.c - points
+    to_lamp = lamp.position - points
+    half = to_camera / np.linalg.norm(to_camera, axis=-1, keepdims=True)
+    half += to_lamp / np.linalg.norm(to_lamp, axis=-1, keepdims=True)
+    lean = np.arccos(np.clip(-half[..., 2] / np.linalg.norm(half, axis=-1), -1.0, 1.0))
+    glow = lamp.reflection * np.exp(-0.5 * (lean / lamp.gloss) ** 2)
+    return np.asarray(
+        cv2.resize(glow.astype(np.float32), (w, h), interpolation=cv2.INTER_LINEAR), np.float32
+    )
+
+
+def _shadows(
+    image: np.ndarray,
+    camera: Camera,
+    pieces: list[Piece],
+    base: dict[int, float],
+    lamp: Lamp,
+    ppu: float,
+) -> np.ndarray:
+    """Darken `image` where the pieces stand between `lamp` and the board: each piece's
+    shadow runs from its footprint to where the lamp casts its top. Returns the share of the
+    lamp's light reaching each pixel (h, w): no reflection in a shadow either."""
+    h, w = image.shape[:2]
+    cast = np.zeros((h, w), np.float32)
+    above = -float(lamp.position[2])
+    for p in pieces:
+        length, width, height, _ = _PIECES[p.kind]
+        foot = _ellipse(p.x, p.y, length, width, p.angle)
+        z = base.get(p.on, 0.0)
+        reach = (above - z) / (above - z - height)
+        tip = lamp.position[:2] + reach * (foot - lamp.position[:2])
+        hull = cv2.convexHull(_poly(_on(camera, np.vstack([foot, tip]), z)))
+        cv2.fillConvexPoly(cast, hull, 1.0, cv2.LINE_8, 4)
+    cast = np.asarray(cv2.GaussianBlur(cast, (0, 0), max(0.5, lamp.penumbra * ppu)), np.float32)
+    image *= (1 - lamp.shade * cast)[..., None]
+    lit: np.ndarray = 1 - cast
+    return lit
+
+
 def _light(
     rng: np.random.Generator,
     size: tuple[int, int],
     damage: Damage,
     conditions: Conditions,
     params: dict[str, Any],
+    view: Scene | None = None,
 ) -> tuple[np.ndarray, np.ndarray | None]:
     """The room's light over a frame of `size`: a gain per pixel and channel (h, w, 3), and
-    the glare it adds (h, w, 3) or None. The same for every frame until people or lamps move."""
+    the glare it adds (h, w, 3) or None. The same for every frame until people or lamps move.
+    With `view`'s lamp, the glare is its reflection, shaded by the pieces' shadows."""
     w, h = size
     lo, hi = damage.gain
     grid = rng.uniform(lo, hi, (3, 3)).astype(np.float32)
@@ -638,6 +738,12 @@ def _light(
         params["shadow_depth"] = round(float(depth), 3)
     else:
         light = gain[..., None] * cast
+    if view is not None and view.lamp is not None:
+        reflection = _reflection(view.camera, view.lamp, size)[..., None] * cast
+        if view.lit is not None:
+            reflection *= view.lit[..., None]
+        params["glare"] = round(float(view.lamp.reflection), 1)
+        return light, reflection
     glare = None
     strong = bool(conditions.glare) and rng.uniform() < conditions.glare
     if strong or rng.uniform() < damage.glare:
@@ -850,6 +956,9 @@ class Scene:
     camera: Camera
     mode: str
     truth: Truth
+    lamp: Lamp | None = None
+    lit: np.ndarray | None = None
+    """With a lamp: the share of its light reaching each pixel (h, w), the pieces' shadows."""
 
 
 def scene(
@@ -862,9 +971,11 @@ def scene(
     colours: dict[str, np.ndarray] | None = None,
     camera: Camera | None = None,
     laid: tuple[MarkerLayout, dict[int, float]] | None = None,
+    lamp: Lamp | None = None,
 ) -> Scene:
     """The board in `positions` with `pieces` on it, from `camera` (default: a random pose), a
-    hand resting on one marker as often as the mode says."""
+    hand resting on one marker as often as the mode says; under `lamp` (default: a random one
+    where the conditions hang one), the pieces' shadows."""
     layout = layout or load_markers()
     damage, conditions = _kind(mode)
     colours = colours or board_colours(rng)
@@ -882,7 +993,11 @@ def scene(
     labels, outlines = _paint(rng, camera, size, positions, heights, ppu)
     image = _colour(rng, labels, colours, ppu)
     _draw_markers(image, camera, *laid)
-    _draw_pieces(image, camera, pieces, {hx: heights[positions[hx]] for hx in outlines})
+    base = {hx: heights[positions[hx]] for hx in outlines}
+    if conditions.lamp and lamp is None:
+        lamp = random_lamp(rng, camera, conditions, layout.scale_mm_per_unit)
+    lit = _shadows(image, camera, pieces, base, lamp, ppu) if lamp is not None else None
+    _draw_pieces(image, camera, pieces, base)
     params: dict[str, Any] = {
         "tilt": round(camera.tilt, 1),
         "size": list(size),
@@ -895,7 +1010,7 @@ def scene(
         _draw_hand(rng, image, camera, marker, layout.quiet_zone(marker))
         hidden = marker.id
     truth = Truth(dict(positions), camera.plane(0.0).tolist(), hidden, mode, params)
-    return Scene(image, camera, mode, truth)
+    return Scene(image, camera, mode, truth, lamp, lit)
 
 
 def photo(
@@ -926,10 +1041,15 @@ def photo(
 
 
 def lighting(
-    rng: np.random.Generator, size: tuple[int, int], mode: str, params: dict[str, Any]
+    rng: np.random.Generator,
+    size: tuple[int, int],
+    mode: str,
+    params: dict[str, Any],
+    view: Scene | None = None,
 ) -> tuple[np.ndarray, np.ndarray | None]:
-    """A new light over the table for photos of `size` (noted in `params`)."""
-    return _light(rng, size, *_kind(mode), params)
+    """A new light over the table for photos of `size` (noted in `params`), with the
+    reflection of `view`'s lamp if it has one."""
+    return _light(rng, size, *_kind(mode), params, view)
 
 
 def render(
@@ -943,7 +1063,7 @@ def render(
 ) -> Shot:
     """One photo of the board in `positions` with `pieces` on it, from a random pose and light."""
     view = scene(rng, positions, pieces, size, mode, layout, colours)
-    return photo(rng, view, lighting(rng, size, mode, view.truth.params))
+    return photo(rng, view, lighting(rng, size, mode, view.truth.params, view))
 
 
 @dataclass
@@ -1017,7 +1137,7 @@ class _Table:
         camera = random_camera(rng, size, self.layout.extent())
         camera = dataclasses.replace(camera, k1=self.k1)
         view = scene(rng, state, pieces, size, mode, self.layout, self.colours, camera, self.laid)
-        light = lighting(rng, size, mode, view.truth.params)
+        light = lighting(rng, size, mode, view.truth.params, view)
         shot = photo(rng, view, light)
         if "hand" in shot.truth.params:
             shot.before = photo(rng, view, light, still=True).image
@@ -1061,12 +1181,16 @@ def game(
     _, conditions = _kind(mode)
     camera = lens(rng, random_camera(rng, size, layout.extent()), conditions)
     laid = hand_laid(rng, layout, conditions)
+    # the lamp hangs where it hangs for the whole game, as the camera stands
+    lamp = (
+        random_lamp(rng, camera, conditions, layout.scale_mm_per_unit) if conditions.lamp else None
+    )
     state = dict(tiles)
     sunk: int | None = None
     while True:
         pieces = random_pieces(rng, state, creatures_on_positions=conditions.sunk_pieces)
-        view = scene(rng, state, pieces, size, mode, layout, colours, camera, laid)
-        light = lighting(rng, size, mode, view.truth.params)
+        view = scene(rng, state, pieces, size, mode, layout, colours, camera, laid, lamp)
+        light = lighting(rng, size, mode, view.truth.params, view)
         if sunk is not None:
             for _ in range(hand_frames):
                 yield sunk, dict(state), photo(rng, view, light, sunk, controls=controls)
