@@ -832,3 +832,53 @@ def test_a_rim_of_sea_around_swimmers_hidden_on_one_frame_at_rest_still_names_th
     assert rims[1] < 0.05 < min(rims[0], rims[2])
     verdicts = [v for v in (tracker.observe(f) for f in frames) if v is not None]
     assert [(v.kind, v.tile) for v in verdicts] == [("sunk", gone)]
+
+
+def test_two_candidates_unread_after_a_hand_are_asked_about_not_passed_over() -> None:
+    """B-20: a hand went over the board; two candidates far apart cannot be read (sleeves here;
+    a lamp's reflection on a real table) and every other shows its tile. Either may have left
+    unseen, so the phone is asked about both: the tracker stayed silent when more than one
+    was unread, and people had to notice."""
+    tiles, _, _ = table()
+    a, b = far_apart(sorted(synth.legal_sinks(tiles)))
+    before = photos(tiles, 4, seed=1)
+    frames = scene_frames(after_sinking(tiles, a), seed=21, over=a)
+    for h in (a, b):  # unread at the last rest too: neither was seen to hold its tile
+        paint(before + frames, h, (130, 40, 90))
+    tracker = Tracker(recogniser(), stable_frames=3)
+    tracker.recogniser.forget()
+    tracker.expect(land(tiles), synth.legal_sinks(tiles))
+    assert [tracker.observe(f) for f in before] == [None] * 4
+    assert not {a, b} & tracker._land_seen
+    verdicts = [v for v in (tracker.observe(f) for f in frames) if v is not None]
+    assert [v.kind for v in verdicts] == ["question"]
+    assert {verdicts[0].tile, *verdicts[0].alternatives} == {a, b}
+
+
+def test_B_2_a_rim_of_sea_as_the_camera_first_looks_names_no_tile() -> None:
+    """B-2: as the camera first sees the board at rest, one candidate is covered all but a thin
+    rim of what reads as sea (on a real table: a blue person standing in its own shadow on a
+    beach) and every other shows its tile. No hand was seen to take it, and a rim is weak
+    evidence: nothing is said (the renderer's games named such a beach sunk before the game
+    began). After a hand, the same board names the tile."""
+    tiles, _, _ = table()
+    gone = synth.legal_sinks(tiles)[0]
+    frames = scene_frames(after_sinking(tiles, gone), seed=11, over=gone)
+    registration = recogniser().register(frames[-1])
+    centre = geometry.centre(gone)
+    person = np.round(registration.to_image(geometry.outline(*centre, 1.0))).astype(np.int32)
+    blue = np.round(registration.to_image(geometry.outline(*centre, 0.22))).astype(np.int32)
+    beside = min(geometry.PERMANENT_SEA, key=lambda s: apart(s, gone))
+    x, y = registration.to_image(np.array([geometry.centre(beside)]))[0]
+    for f in frames:  # its shadow over the disc and the ring, the blue person in the middle
+        sea = f[int(y), int(x)].astype(int).tolist()
+        cv2.fillConvexPoly(f, person, (40, 70, 110))
+        cv2.fillConvexPoly(f, blue, sea)
+    seen = recogniser().observe(frames[-1]).positions[gone]
+    assert seen.hidden and 0.05 < seen.sea_share < 0.2 and seen.rim < RING_SEA
+    tracker = Tracker(recogniser(), stable_frames=3)
+    tracker.recogniser.forget()
+    tracker.expect(land(tiles), synth.legal_sinks(tiles))
+    assert [tracker.observe(f) for f in frames[2:]] == [None] * 4
+    verdicts = [v for v in (tracker.observe(f) for f in frames) if v is not None]
+    assert [(v.kind, v.tile) for v in verdicts] == [("sunk", gone)]

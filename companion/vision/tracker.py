@@ -392,7 +392,10 @@ class Tracker:
             rimmed = handled
         else:
             rimmed = []
-        for h in rimmed:
+        # Not at the first rest: the board as the camera first sees it is the game's, and a
+        # rim is weak evidence (a blue person standing in its own shadow on a beach showed
+        # one at setup, and the beach was named sunk before the game began).
+        for h in rimmed if self._settled else []:
             if seen[_ROW[h]] < SEEN and 2 * self._rim_sea[_ROW[h]] > frames:
                 score[h] = (SURE + PLAIN) / 2
         gone_elsewhere = [h for h in self.land - self.candidates if score[h] > PLAIN]
@@ -450,8 +453,11 @@ class Tracker:
             unread = [h for h in ranked if score[h] > -SURE]
             # Not at the first rest, though: no hand was seen to take a tile, and the board
             # as the camera first sees it is the game's (a tile hidden under people then, or
-            # in a lamp's reflection, made the phone ask at setup).
-            if not suspects and len(unread) == 1 and self._settled:
+            # in a lamp's reflection, made the phone ask at setup). Several unread are asked
+            # about too: after a hand, silence leaves people to notice a tile gone unseen (in
+            # a lamp's reflection that hid two candidates, the renderer's games went on
+            # without a word).
+            if not suspects and unread and self._settled:
                 suspects = unread
         # Where the hand withdrew from as the board came to rest: a tile it took lay there.
         touched = [h for h in ranked if h in self._touched] if self._moved else []
