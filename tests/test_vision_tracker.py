@@ -21,7 +21,7 @@ from companion.vision.calibrate import dumps
 from companion.vision.classify import HexVerdict
 from companion.vision.markers import load as load_markers
 from companion.vision.recognise import Observation, Recogniser
-from companion.vision.tracker import GLARE, RING_SEA, Tracker, Verdict
+from companion.vision.tracker import FIT_SEA, GLARE, RING_SEA, WASHED, Tracker, Verdict
 
 SIZE = (640, 480)
 SEED = 5
@@ -414,15 +414,8 @@ def test_a_tile_plainly_gone_is_sunk_though_a_tile_in_a_lamps_reflection_reads_a
     reflection, reads as sea (a washed-out tile, painted here as the sea beside it), which the
     tracker only ever believes as "clear" there. The plain one left, said without asking; a
     washed-out tile made this a question."""
-    rng = np.random.default_rng(3)
-    tiles = synth.random_layout(rng)
-    colours = synth.board_colours(rng)
-    view = synth.scene(rng, tiles, [], SIZE, "glare", None, colours)
-    setup = synth.photo(rng, view, synth.lighting(rng, SIZE, "nominal", {})).image
-    light = synth.lighting(rng, SIZE, "glare", {})
+    rng, tiles, colours, view, light, glared = under_a_lamp()
     dim = synth.Controls(-1.0)  # the exposure lowered for the reflection, as the watcher sets it
-    glared = Recogniser()
-    glared.calibration = glared.calibrate(setup, tiles)
     at_rest = [synth.photo(rng, view, light, still=True, controls=dim).image for _ in range(4)]
     candidates = synth.legal_sinks(tiles)
     glare = {h: glared.observe(at_rest[0]).positions[h].glare for h in candidates}
@@ -882,3 +875,56 @@ def test_B_2_a_rim_of_sea_as_the_camera_first_looks_names_no_tile() -> None:
     assert [tracker.observe(f) for f in frames[2:]] == [None] * 4
     verdicts = [v for v in (tracker.observe(f) for f in frames) if v is not None]
     assert [(v.kind, v.tile) for v in verdicts] == [("sunk", gone)]
+
+
+def test_a_tile_gone_in_the_middle_of_a_lamps_reflection_is_named_by_the_colour_left() -> None:
+    """B-21: a lamp hangs where the board mirrors it into the camera over a candidate (the
+    renderer's lamp, `synth.Lamp`). The sea around shows little of the reflection's middle,
+    the hex itself much (`HexVerdict.washed`): it is washed out and hidden; but white added
+    to the sea leaves it blue, to a beach yellow, to a forest green. The one candidate whose colour under the
+    white is the sea's on every frame at rest has left: named, not asked about."""
+    tiles, colours, camera = table()
+    gone = sorted(synth.legal_sinks(tiles))[0]
+    spot, height = np.array(geometry.centre(gone)), 50.0
+    over = spot + (spot - camera.c[:2]) * height / -camera.c[2]  # the mirror's law
+    lamp = synth.Lamp(np.array([*over, -height]), 120.0, 0.03, 0.0, 0.05)
+
+    def lit(positions: dict[int, str], seed: int, hand: int | None = None) -> list[np.ndarray]:
+        rng = np.random.default_rng([SEED, seed])
+        view = synth.scene(rng, positions, [], SIZE, "normal", None, colours, camera, lamp=lamp)
+        light = synth.lighting(rng, SIZE, "normal", {}, view)
+        arms = [synth.photo(rng, view, light, hand).image for _ in range(2)] if hand else []
+        return arms + [synth.photo(rng, view, light, still=True).image for _ in range(4)]
+
+    before, frames = lit(tiles, 1), lit(after_sinking(tiles, gone), 2, gone)
+    washed = [recogniser().observe(f).positions[gone] for f in (before[-1], frames[-1])]
+    # the sea around shows little of the white, the hex itself much
+    assert all(v.hidden and v.glare < GLARE and v.washed >= WASHED for v in washed)
+    assert washed[0].sea_fit < FIT_SEA <= washed[1].sea_fit
+    tracker = Tracker(recogniser(), stable_frames=3)
+    tracker.recogniser.forget()
+    tracker.expect(land(tiles), synth.legal_sinks(tiles))
+    assert [tracker.observe(f) for f in before] == [None] * 4
+    verdicts = [v for v in (tracker.observe(f) for f in frames) if v is not None]
+    assert [(v.kind, v.tile) for v in verdicts] == [("sunk", gone)]
+
+
+def under_a_lamp() -> tuple[
+    np.random.Generator,
+    dict[int, str],
+    dict[str, np.ndarray],
+    synth.Scene,
+    tuple[np.ndarray, np.ndarray | None],
+    Recogniser,
+]:
+    """A board (its layout and printing) under the renderer's "glare" light (a lamp's
+    reflection over the island), and a recogniser calibrated on a setup photo without it."""
+    rng = np.random.default_rng(3)
+    tiles = synth.random_layout(rng)
+    colours = synth.board_colours(rng)
+    view = synth.scene(rng, tiles, [], SIZE, "glare", None, colours)
+    setup = synth.photo(rng, view, synth.lighting(rng, SIZE, "nominal", {})).image
+    light = synth.lighting(rng, SIZE, "glare", {})
+    glared = Recogniser()
+    glared.calibration = glared.calibrate(setup, tiles)
+    return rng, tiles, colours, view, light, glared

@@ -108,6 +108,15 @@ class HexVerdict:
     (`sample.RING_RADIUS`) that looks like sea. A tile fills its hex, so where it stands the
     ring shows the tile or the people on it; where it sank, the sea around whatever stands
     there (0 in a lamp's reflection, like `sea_share`)."""
+    washed: float = 0.0
+    """Land positions: white light the hex itself shows, relative to the light the sea around
+    it reflects (`washed`): a lamp's reflection is brightest in its middle, where the sea
+    around a hex (`glare`) shows less of it than the hex does."""
+    sea_fit: float = 0.0
+    """Land positions: how much better the sea than the position's own tile explains the hex's
+    colour once any white is allowed on top (`washed`; log of the ratio of misfits, > 0: sea
+    fits better). What a tile in a lamp's reflection still tells: the sea is blue under any
+    white added, a beach yellow, a forest green."""
 
     @property
     def land(self) -> bool:
@@ -281,6 +290,43 @@ def _sea_or_land(x: np.ndarray, sea: Gaussian) -> np.ndarray:
     return np.column_stack([p_sea, 1 - p_sea])
 
 
+WASH_GAINS = (0.75, 0.85, 1.0, 1.15, 1.3)
+"""Gains the light on a hex may have against the sea around it (`washed`): the room's light is
+not even, and a hex is a little off the sea it is compared with."""
+
+WASH_NOISE = 25.0
+"""Squared grey levels a misfit is counted from (`washed`): texture and noise in a median."""
+
+
+def washed(median: np.ndarray, sea: np.ndarray, tile: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The white light at each hex, measured on the hex itself: its median colour (hexes, 3)
+    fitted as `gain · colour + white`, the colour the sea's (`sea`, (hexes, 3)) or its own
+    tile's (`tile`), both as the light around it shows them, gain among `WASH_GAINS`, white
+    ≥ 0. A clipped channel only says the fit reaches `UNCLIPPED` there. Returns (hexes,) the
+    least white that either colour needs (grey levels), and the log ratio of the tile's misfit
+    to the sea's (> 0: the sea fits better)."""
+    lit = median < UNCLIPPED
+    n = lit.sum(axis=1)
+    white = np.full(len(median), np.inf)
+    misfit = []
+    for colour in (sea, tile):
+        best = np.full(len(median), np.inf)
+        need = np.zeros(len(median))
+        for gain in WASH_GAINS:
+            p = gain * colour
+            g = np.where(lit, median - p, 0.0).sum(axis=1) / np.maximum(n, 1)
+            g = np.where(n > 0, g, UNCLIPPED - p.min(axis=1))
+            g = np.maximum(g, 0.0)
+            fit = p + g[:, None]
+            r = np.where(lit, median - fit, np.maximum(0.0, UNCLIPPED - fit))
+            rss = (r * r).sum(axis=1)
+            better = rss < best
+            best, need = np.where(better, rss, best), np.where(better, g, need)
+        misfit.append(best)
+        white = np.minimum(white, need)
+    return white, np.log((misfit[1] + WASH_NOISE) / (misfit[0] + WASH_NOISE))
+
+
 HIDDEN_SHARE = 0.3
 """A hex whose best class explains less than this share of its samples shows mostly something
 else: an arm, a phone, a sleeve's shadow, or a heap of pieces."""
@@ -341,12 +387,14 @@ def _verdicts(
     own: np.ndarray | None = None,
     glare: np.ndarray | None = None,
     rims: dict[int, float] | None = None,
+    lamp: tuple[np.ndarray, np.ndarray] | None = None,
 ) -> dict[int, HexVerdict]:
     """A verdict per hex; with `hide`, hexes the classes cannot explain are hidden (only with
     a calibration: without one, "land" explains any colour but the sea's). `own` (hexes,) is
     the column of each position's own tile in `classes` (−1: no tile known there); `glare`
     (hexes,) the white light the sea around each hex shows, relative to its light
-    (`HexVerdict.glare`); `rims` each land position's ring of sea (`HexVerdict.rim`)."""
+    (`HexVerdict.glare`); `rims` each land position's ring of sea (`HexVerdict.rim`); `lamp`
+    (hexes,) each hex's own white light and sea's fit (`HexVerdict.washed`, `.sea_fit`)."""
     best = probs.argmax(axis=1)
     share = explained[np.arange(len(best)), best]
     permanent = np.isin(np.array(samples.hexes), geometry.PERMANENT_SEA)
@@ -372,11 +420,12 @@ def _verdicts(
         sea = 0.0 if glared[row] else float(explained[row, sea_column])
         white = 0.0 if glare is None else float(glare[row])
         rim = 0.0 if rims is None or glared[row] else rims.get(h, 0.0)
+        wash, fit = (0.0, 0.0) if lamp is None else (float(lamp[0][row]), float(lamp[1][row]))
         if unseen[row]:  # unsure is a verdict: nothing is guessed under an arm
-            out[h] = HexVerdict(h, HIDDEN, p, 0.0, agree, sea, white, rim)
+            out[h] = HexVerdict(h, HIDDEN, p, 0.0, agree, sea, white, rim, wash, fit)
             continue
         confidence = float(probs[row, k]) * agree * float(samples.visible[row])
-        out[h] = HexVerdict(h, classes[k], p, confidence, agree, sea, white, rim)
+        out[h] = HexVerdict(h, classes[k], p, confidence, agree, sea, white, rim, wash, fit)
     return out
 
 
@@ -429,7 +478,22 @@ def classify(
     rims = None
     if samples.ring is not None:
         rims = ring_sea(samples.ring, rel, samples.hexes, model, shifted, held, calibration.noise)
-    return _verdicts(samples, probs, explained, model.classes, own=own, glare=glare_at, rims=rims)
+    lamp = None
+    if own is not None:
+        tiles = (own >= 0) & (own != sea)
+        means = np.where(held[:, None], shifted.means[own], model.means[own])
+        grey = np.exp(rel.base[tiles]) - BLACK_OFFSET
+        white, fit = washed(
+            np.median(samples.values[tiles], axis=1),
+            np.exp(rel.base[tiles] + model.means[sea]) - BLACK_OFFSET,
+            np.exp(rel.base[tiles] + means[tiles]) - BLACK_OFFSET,
+        )
+        lamp = (np.zeros(len(own)), np.zeros(len(own)))
+        lamp[0][tiles] = white / np.maximum(grey.max(axis=1), 1.0)
+        lamp[1][tiles] = fit
+    return _verdicts(
+        samples, probs, explained, model.classes, own=own, glare=glare_at, rims=rims, lamp=lamp
+    )
 
 
 def ring_sea(

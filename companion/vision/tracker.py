@@ -87,6 +87,16 @@ candidate covered by pieces to show the sea its tile left: a tile fills its hex,
 people its ring shows the tile or the people; a piece standing where it sank covers the disc
 but leaves sea along most of the ring."""
 
+FIT_SEA = math.log(4)
+"""In a lamp's reflection (`GLARE`), the least `HexVerdict.sea_fit` for a frame to show the
+sea's colour under the white rather than the position's tile (the sea fits four times
+better), on every frame at rest for a candidate to have left: what the white leaves of a
+colour is read on the hex itself, as the sea around it shows too little of a reflection's
+middle. On two dev games of the renderer with a lamp over the island (640×480, every third
+frame), 14 frames in 1,900 of a tile in a reflection passed it (people on the tile move its
+colour) and 1,720 in 2,100 of a sunk position; at sixteen times better, 5 and 1,530, and the
+dev games asked more without answering better."""
+
 LAND_LIKE = 1 - PIECE_SEA
 """Share of a hex's samples beyond which one land terrain explaining them leaves no room for a
 piece: a boat, a creature or swimmers on a sunk position cover about half the sampled disc or
@@ -102,6 +112,14 @@ the sea around it, not on the hex, and a reflection is brightest in its middle: 
 out can pass for sea (on a game of the renderer's, 640×480 with the exposure set for the board:
 a land position in glare read as sea on about 1 frame in 22, without glare 1 in 290). Its sea
 reads clearly at most (`GLARE_SEA`), never plainly."""
+
+WASHED = 0.3
+"""A hex whose own colour shows white light this strong (`HexVerdict.washed`, relative to the
+light as `GLARE`) lies in a lamp's reflection too, whatever the sea around it shows. The
+middle of a reflection that washes a hex out adds 0.5 to 1.4 of the light. Measured on the
+hex itself, a tile a little brighter than its terrain's colour or people standing on it pass
+for white too: on a plain photo of the tracker's tests, 0.15 to 0.25 on several tiles and 0.46
+on one (so 0.1 took the plain land a test needs); at 0.5 the dev games asked more."""
 
 GLARE_SEA = (SURE + PLAIN) / 2
 """The most log-odds of sea a frame gives a hex in glare: between `SURE` and `PLAIN`, so a
@@ -158,7 +176,11 @@ class _Reading:
     sea_share: np.ndarray
     """Share of each hex's samples that look like sea."""
     glare: np.ndarray
-    """White light the sea around each hex shows, relative to its light (`GLARE`)."""
+    """White light the sea around each hex shows, or the hex itself where it shows more (a
+    lamp's reflection is brightest in its middle), relative to its light (`GLARE`)."""
+    sea_fit: np.ndarray
+    """How much better the sea than the position's tile explains it under white light
+    (`HexVerdict.sea_fit`)."""
     land_like: np.ndarray
     """Read as one land terrain over most of its samples (`LAND_LIKE`), hidden or not."""
     rim: np.ndarray
@@ -174,7 +196,8 @@ class _Reading:
             np.array([0.0 if v.hidden else v.agreement for v in verdicts]),
             observation.median,
             np.array([v.sea_share for v in verdicts]),
-            np.array([v.glare for v in verdicts]),
+            np.array([max(v.glare, v.washed if v.washed >= WASHED else 0.0) for v in verdicts]),
+            np.array([v.sea_fit for v in verdicts]),
             np.array([v.probabilities["sea"] < 0.5 and v.agreement > LAND_LIKE for v in verdicts]),
             np.array([v.rim for v in verdicts]),
         )
@@ -216,6 +239,9 @@ class Tracker:
         """Frames at rest in which each hex lay in a lamp's reflection (`GLARE`)."""
         self._ring_sea = np.zeros(len(_HEXES))
         """Frames at rest in which each hex's ring showed sea out of glare (`RING_SEA`)."""
+        self._fit_sea = np.zeros(len(_HEXES))
+        """Frames at rest in which each hex, in glare, showed the sea's colour under the white
+        (`FIT_SEA`)."""
         self._said: set[tuple[Any, ...]] = set()
         self._land_seen: frozenset[int] = frozenset()
         """Positions clearly showing their tile when the board last agreed with the game."""
@@ -263,6 +289,7 @@ class Tracker:
         self._rim_sea[:] = 0.0
         self._glared[:] = 0.0
         self._ring_sea[:] = 0.0
+        self._fit_sea[:] = 0.0
         self._evidence[:] = 0.0
         self._weight[:] = 0.0
 
@@ -328,6 +355,7 @@ class Tracker:
         self._weight += reading.seen
         self._glared += reading.glare >= GLARE
         self._ring_sea += (reading.rim >= RING_SEA) & (reading.glare < GLARE)
+        self._fit_sea += (reading.glare >= GLARE) & (reading.sea_fit >= FIT_SEA)
         self._run += 1
         if self._run < self.stable_frames:
             return None
@@ -379,6 +407,14 @@ class Tracker:
         ]
         if len(ringed) == 1:
             score[ringed[0]] = max(score[ringed[0]], (SURE + PLAIN) / 2)
+        # In a lamp's reflection the white hides a tile's colour but not all of it: the one
+        # candidate whose colour under the white is the sea's, not its tile's, on every frame
+        # at rest has left (two such: a question).
+        washed = [
+            h for h in self.candidates if score[h] > -PLAIN and self._fit_sea[_ROW[h]] >= frames
+        ]
+        if len(washed) == 1:
+            score[washed[0]] = max(score[washed[0]], (SURE + PLAIN) / 2)
         # Swimmers or a creature may cover a sunk position all but a rim of sea. When every
         # other candidate plainly shows its tile, the one candidate covered is the tile that
         # left if that rim shows on most frames at rest: a tile under people shows no sea.
