@@ -928,3 +928,24 @@ def under_a_lamp() -> tuple[
     glared = Recogniser()
     glared.calibration = glared.calibrate(setup, tiles)
     return rng, tiles, colours, view, light, glared
+
+
+def test_B_22_land_read_in_a_lamps_reflection_where_the_game_has_sea_is_no_tile_back() -> None:
+    """B-22: people told the game a tile left, and the camera never saw its sea. The position
+    lies in a lamp's reflection: land read there is never plain (sea washed out by the lamp
+    reads as land as readily as a tile washed out reads as sea), so the board is not said to
+    differ. On the renderer's games with a lamp over the island, washed-out sea where a tile
+    had sunk was taken for the tile put back."""
+    rng, tiles, _, view, light, glared = under_a_lamp()
+    dim = synth.Controls(-1.0)  # the exposure lowered for the reflection, as the watcher sets it
+    frames = [synth.photo(rng, view, light, still=True, controls=dim).image for _ in range(4)]
+    readings = glared.observe(frames[0]).positions
+    told = max(
+        (h for h in geometry.LAND if not readings[h].hidden),
+        key=lambda h: readings[h].glare,
+    )
+    assert readings[told].glare >= GLARE and readings[told].probabilities["sea"] < 1e-3
+    now = after_sinking(tiles, told)
+    tracker = Tracker(glared, stable_frames=3)
+    tracker.expect(land(now), synth.legal_sinks(now))
+    assert [tracker.observe(f) for f in frames] == [None] * 4

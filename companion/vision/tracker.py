@@ -122,9 +122,10 @@ for white too: on a plain photo of the tracker's tests, 0.15 to 0.25 on several 
 on one (so 0.1 took the plain land a test needs); at 0.5 the dev games asked more."""
 
 GLARE_SEA = (SURE + PLAIN) / 2
-"""The most log-odds of sea a frame gives a hex in glare: between `SURE` and `PLAIN`, so a
-candidate in glare may still be named sunk, but land elsewhere washed out never makes the
-board differ from the game by itself."""
+"""The most log-odds of sea (or of land) a frame gives a hex in glare: between `SURE` and
+`PLAIN`, so a candidate in glare may still be named sunk, but land elsewhere washed out never
+makes the board differ from the game by itself, nor does sea washed out where a tile sank
+(read as land, it passed for a tile back: the renderer's games with a lamp over the island)."""
 
 MOTION = 1
 """This many moved hexes between two frames: a hand over the board, or a tile taken away."""
@@ -333,7 +334,7 @@ class Tracker:
         self._last = reading
         p = np.clip(reading.sea, 1e-12, 1 - 1e-12)
         odds = np.clip(np.log(p / (1 - p)), -CLIP, CLIP)
-        odds = np.where(reading.glare >= GLARE, np.minimum(odds, GLARE_SEA), odds)
+        odds = np.where(reading.glare >= GLARE, np.clip(odds, -GLARE_SEA, GLARE_SEA), odds)
         self._evidence += reading.seen * odds
         self._sea_share += reading.sea_share
         # A frame in which the hex reads as sea by itself, out of glare, shows more sea than
