@@ -949,3 +949,38 @@ def test_B_22_land_read_in_a_lamps_reflection_where_the_game_has_sea_is_no_tile_
     tracker = Tracker(glared, stable_frames=3)
     tracker.expect(land(now), synth.legal_sinks(now))
     assert [tracker.observe(f) for f in frames] == [None] * 4
+
+
+def test_sea_around_people_on_a_tile_in_a_lamps_reflection_does_not_name_it_sunk() -> None:
+    """B-21: a candidate lies in a lamp's reflection with people on it. Washed out by the
+    lamp, its tile around them reads as the sea beside it (painted here), as a sunk position
+    shows sea around a boat; in glare that says nothing, so after a hand the tile is asked
+    about, not named sunk (the renderer's games named a mountain under a person in a lamp's
+    reflection sunk while the tile that left lay elsewhere)."""
+    rng, tiles, _, view, light, glared = under_a_lamp()
+    dim = synth.Controls(-1.0)  # the exposure lowered for the reflection, as the watcher sets it
+    at_rest = [synth.photo(rng, view, light, still=True, controls=dim).image for _ in range(4)]
+    readings = glared.observe(at_rest[0]).positions
+    candidates = synth.legal_sinks(tiles)
+    lit = max(candidates, key=lambda h: readings[h].glare)
+    assert readings[lit].glare >= GLARE
+    hand = [synth.photo(rng, view, light, lit, controls=dim).image for _ in range(2)]
+    frames = hand + [
+        synth.photo(rng, view, light, still=True, controls=dim).image for _ in range(4)
+    ]
+    registration = glared.register(frames[-1])
+    beside = min(geometry.PERMANENT_SEA, key=lambda s: apart(s, lit))
+    x, y = registration.to_image(np.array([geometry.centre(beside)]))[0]
+    centre = geometry.centre(lit)
+    tile = np.round(registration.to_image(geometry.outline(*centre, 1.1))).astype(np.int32)
+    people = np.round(registration.to_image(geometry.outline(*centre, 0.5))).astype(np.int32)
+    for f in frames[2:]:
+        cv2.fillConvexPoly(f, tile, f[int(y), int(x)].astype(int).tolist())
+        cv2.fillConvexPoly(f, people, (40, 70, 110))
+    seen = glared.observe(frames[-1]).positions[lit]
+    assert seen.hidden and 0.2 < seen.sea_share <= 0.5 and seen.glare >= GLARE
+    tracker = Tracker(glared, stable_frames=3)
+    tracker.expect(land(tiles), candidates)
+    assert [tracker.observe(f) for f in at_rest] == [None] * 4
+    verdicts = [v for v in (tracker.observe(f) for f in frames) if v is not None]
+    assert [(v.kind, v.tile) for v in verdicts] == [("question", lit)]

@@ -340,18 +340,16 @@ class Tracker:
         # A frame in which the hex reads as sea by itself, out of glare, shows more sea than
         # a piece's rim: when a piece hides it on the other frames it counts with them.
         plain = (reading.seen > 0) & (reading.sea > 0.5) & (reading.glare < GLARE)
-        # Sea beside a piece, unless one land terrain explains most of the hex (`LAND_LIKE`);
-        # in a lamp's reflection a terrain reading says no more than a sea reading does (sea
-        # washed out there has read as mountain), so it rules nothing out.
-        piece = ~(reading.land_like & (reading.glare < GLARE))
+        # Sea beside a piece, unless one land terrain explains most of the hex (`LAND_LIKE`),
+        # and out of glare: in a lamp's reflection a tile washed out shows "sea" around the
+        # people on it as much as a sunk position does around a boat (the renderer's games
+        # with a lamp over the island named a mountain under a person sunk).
+        piece = ~reading.land_like & (reading.glare < GLARE)
         self._piece_sea += plain | (
             piece & (reading.sea_share > BACK_SEA) & (reading.sea_share <= PIECE_SEA)
         )
         self._rim_sea += plain | (
-            piece
-            & (reading.sea_share > RIM_SEA)
-            & (reading.sea_share <= PIECE_SEA)
-            & (reading.glare < GLARE)
+            piece & (reading.sea_share > RIM_SEA) & (reading.sea_share <= PIECE_SEA)
         )
         self._weight += reading.seen
         self._glared += reading.glare >= GLARE
