@@ -13,7 +13,8 @@ and hides nothing else). Then it compares with what the game believes:
   said once when there is none;
 - after a hand was over the board (a tile leaves in a hand; without motion a change is noise),
   one legal candidate clearly gone (its sea read, or showing around a piece standing there:
-  in its disc, or along the ring a tile would fill up to the hex's border), no other looking
+  in its disc, or along the ring a tile would fill up to the hex's border; in a lamp's
+  reflection, the sea's colour under the white, measured on the hex itself), no other looking
   like sea, and the hand last over that one, over no candidate or over one plainly showing
   its tile → ``sunk``;
 - two candidates looking like sea, weak evidence, a candidate that showed its tile plainly
