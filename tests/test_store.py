@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import shutil
 import sqlite3
 from collections.abc import Callable
 from pathlib import Path
@@ -13,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from companion.store import MIGRATIONS, Store, StoreError
+from companion.store import LOG_BYTES, MIGRATIONS, Store, StoreError
 
 
 def store_with_games(path: Path, games: int = 30) -> None:
@@ -48,6 +49,43 @@ def test_a_checkpoint_that_fails_is_logged_not_raised(tmp_path: Path) -> None:
     add_game(store)
     store.db.close()
     store.checkpoint()  # a closed connection raises sqlite3.ProgrammingError inside
+
+
+def test_commits_write_over_the_log_laid_out_at_open_and_a_power_cut_keeps_each_one(
+    tmp_path: Path,
+) -> None:
+    """The write-ahead log has its whole size from the start, so that no command's fsync
+    grows the file; commits past a checkpoint write it again from its start. The layout's
+    rolled-back pages reach neither the database nor a log read after a power cut: the files
+    as they are on disk between two commits (copied while the store is open) hold every row
+    committed, and no other."""
+    path = tmp_path / "games.db"
+    wal = Path(f"{path}-wal")
+    store = Store(path)
+    try:
+        laid = wal.stat().st_size
+        assert laid >= LOG_BYTES
+        game = add_game(store)
+        for i in range(1500):  # three pages each: twice the log, checkpointed as a table does
+            store.append_all(game, [(["roll", i % 6 + 1], "seat", 0, None, None)], float(i))
+            assert wal.stat().st_size == laid
+            if i % 500 == 499:
+                store.checkpoint()
+        cut = tmp_path / "cut"
+        cut.mkdir()
+        for name in (path, wal):
+            shutil.copy(name, cut / name.name)
+    finally:
+        store.close()
+    assert path.stat().st_size < laid // 4  # the layout's pages never reached the database
+    after = Store(cut / "games.db")
+    try:
+        assert [r.action[1] for r in after.log(game)] == [i % 6 + 1 for i in range(1500)]
+        assert after.damage(game) is None
+        tables = after.db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
+        assert "log_layout" not in {name for (name,) in tables}
+    finally:
+        after.close()
 
 
 def garbage(path: Path) -> None:
