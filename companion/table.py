@@ -708,14 +708,21 @@ class Table:
         game_id = loaded.record.id
         self.told += 1
         told: dict[View, list[Event]] = {}
-        made: list[list[Event]] = [[] for _ in events]  # each event's, one per projection
+        # An event without a secret is one Event for every view, made at once: projecting and
+        # comparing it again for each view cost more than the rest of the telling.
+        public = [not getattr(e, "secret", None) for e in events]
+        made: list[list[Event]] = [  # each event's, one per projection
+            [Event(game_id, first + i, e.kind, e.project(REFEREE))] if public[i] else []
+            for i, e in enumerate(events)
+        ]
         for sub in self._following(game_id):
             if sub.view not in told:
                 view = engine_view(sub.view)
                 told[sub.view] = [
-                    _shared(made[i], game_id, first + i, e.kind, e.project(view))
+                    made[i][0] if public[i]
+                    else _shared(made[i], game_id, first + i, e.kind, e.project(view))
                     for i, e in enumerate(events)
-                ]
+                ]  # fmt: skip
             for event in told[sub.view]:
                 self._tell(sub, event)
 

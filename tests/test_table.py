@@ -408,6 +408,34 @@ def test_an_undone_placement_tells_its_value_to_nobody_but_the_referee(tmp_path:
     assert said[0].endswith("=?") and said[1].endswith("=?") and said["spectator"].endswith("=?")
 
 
+def test_a_placements_value_is_told_to_the_referee_alone_and_one_event_goes_to_every_view(
+    tmp_path: Path,
+) -> None:
+    """§9: a placed person's value is the event's secret, told to the referee only (its own
+    seat too under own_values_visible); the views that see the same event share one Event, so
+    that a stream encodes it once; an event without a secret is one Event for every view."""
+    table = Table(Store(tmp_path / "games.db"))
+    got: dict[Any, list[Event]] = {view: [] for view in (0, 1, "spectator", "referee")}
+    for view, box in got.items():
+        table.subscribe(Subscriber(None, view, box.append))
+    game = new_game(table)
+    for box in got.values():
+        box.clear()
+    place = next(a for a in mirror(table, game).legal_actions() if a[0] == "place" and a[2] == 6)
+    assert act(table, game, place, seat=0).accepted
+    placed = {view: next(e for e in box if e.kind == "placed") for view, box in got.items()}
+    assert placed["referee"].data["value"] == 6
+    assert all("value" not in placed[view].data for view in (0, 1, "spectator"))
+    assert placed[0] is placed[1] is placed["spectator"] is not placed["referee"]
+    play_until(table, game, "sink")
+    for box in got.values():
+        box.clear()
+    engine_game = mirror(table, game)
+    assert act(table, game, first(engine_game, "sink"), seat=engine_game.state.turn).accepted
+    sunk = {view: next(e for e in box if e.kind == "sunk") for view, box in got.items()}
+    assert sunk[0] is sunk[1] is sunk["spectator"] is sunk["referee"]
+
+
 # -- stored before told ------------------------------------------------------------------------
 
 
