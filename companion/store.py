@@ -165,8 +165,9 @@ class Store:
         """The witness's two copies, opened at their first write and kept open: opening,
         sizing and closing a file after every command cost more than writing it."""
         self._tails: dict[int, Tail] = {}
-        self._logged = True
-        """Committed since the last `checkpoint` (or left in the log by the last run)?"""
+        self._logged = 1
+        """Commits since the last `checkpoint` (1 for what the last run may have left in the
+        log)."""
 
     @classmethod
     def reading(cls, path: str | Path) -> Store:
@@ -180,7 +181,7 @@ class Store:
         store.tally = store._read_tally()
         store._copies = [None, None]
         store._tails = {}
-        store._logged = False
+        store._logged = 0
         return store
 
     def _read_tally(self) -> dict[int, tuple[int, str]]:
@@ -330,7 +331,7 @@ class Store:
         except BaseException:
             self._tails.clear()
             raise
-        self._logged = True
+        self._logged += 1
 
     # -- games ----------------------------------------------------------------------------
 
@@ -629,17 +630,19 @@ class Store:
         finally:
             os.close(fd)
 
-    def checkpoint(self) -> None:
+    def checkpoint(self, after: int = 1) -> None:
         """Copy the write-ahead log into the database, so the next commits write the log from
-        its start again: a few milliseconds of fsyncs that no command then waits for."""
-        if not self._logged:
+        its start again: a few milliseconds of fsyncs that no command then waits for. Only
+        once `after` commits were made since the last: the commit that starts the log again
+        writes and syncs its header first, a second fsync for that command."""
+        if self._logged < after:
             return
         try:
             self.db.execute("PRAGMA wal_checkpoint(PASSIVE)")
         except sqlite3.Error as e:  # the Table's thread goes on: the next quiet second retries
             log.warning("the game log could not be checkpointed: %s", e)
             return
-        self._logged = False
+        self._logged = 0
 
     def pragma(self, name: str) -> Any:
         return self.db.execute(f"PRAGMA {name}").fetchone()[0]

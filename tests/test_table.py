@@ -13,10 +13,11 @@ from typing import Any
 
 import pytest
 
+from companion import table as table_module
 from companion.commands import Command, Event, Reply
 from companion.engine import Game, Rules, notation
 from companion.store import Store
-from companion.table import Subscriber, Table
+from companion.table import CHECKPOINT_AFTER, Subscriber, Table
 from tests.playing import first, mirror, new_game, play_setup, play_until
 from tests.web_support import close, started_table
 
@@ -602,13 +603,20 @@ def log_restarts(table: Table) -> int:
     return int.from_bytes(header[12:16], "big")
 
 
-@pytest.mark.parametrize("pause", ["a quiet second", "a new game"])
-def test_the_table_checkpoints_the_log_when_quiet_or_a_game_starts(
-    tmp_path: Path, pause: str
+@pytest.mark.parametrize(
+    ("pause", "after", "restarted"),
+    [("a new game", 30, 1), ("a quiet second", 30, 1), ("a quiet second", CHECKPOINT_AFTER, 0)],
+)
+def test_the_table_checkpoints_the_log_when_a_game_starts_or_quiet_after_many_commits(
+    tmp_path: Path, pause: str, after: int, restarted: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """SQLite's own checkpoint fsyncs the whole database inside some command; the Table does it
-    when nothing waits (a quiet second) and when a game starts (also at a table that never
-    pauses). Then the next commands write the log over from its start."""
+    when a game starts (also at a table that never pauses) and when nothing waits (a quiet
+    second) once `CHECKPOINT_AFTER` commits were made. Then the next commands write the log
+    over from its start. Not in every pause: people leave the Table quiet between most
+    commands, and the commit after a checkpoint starts the log again, syncing its header
+    before its own frames (two fsyncs for that command)."""
+    monkeypatch.setattr(table_module, "CHECKPOINT_AFTER", after)
     table = started_table(tmp_path / "games.db")
     try:
         game = new_game(table, seed=7)
@@ -620,6 +628,6 @@ def test_the_table_checkpoints_the_log_when_quiet_or_a_game_starts(
         else:
             time.sleep(1.5)  # the Table's queue waits a second before it calls itself quiet
         play_moves(table, game, rng, 40)
-        assert log_restarts(table) == restarts + 1  # without the checkpoint it goes on
+        assert log_restarts(table) == restarts + restarted
     finally:
         close(table)
