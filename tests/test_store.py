@@ -88,6 +88,29 @@ def test_commits_write_over_the_log_laid_out_at_open_and_a_power_cut_keeps_each_
         after.close()
 
 
+def test_an_action_without_a_request_id_costs_its_commit_two_pages(tmp_path: Path) -> None:
+    """Each page a commit writes is synced with it: an action stored without a request id (a
+    draw, a panel's press) writes its row and its key, and no request index; one with a request
+    id is still found by it."""
+    store = Store(tmp_path / "games.db")
+    try:
+        game = add_game(store)
+        store.append(game, ["roll", 1], "seat", 0, 0.0)
+        store.checkpoint()  # the next commit starts the log again: its frames alone are in it
+        store.append(game, ["roll", 2], "seat", 0, 0.0)
+        pages = store.db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()[1]
+        assert pages == 2
+        seq = store.append(game, ["roll", 3], "phone", 0, 0.0, request_id="phone-1-1")
+        assert store.find_request(game, "phone-1-1") == seq
+        plan = store.db.execute(
+            "EXPLAIN QUERY PLAN SELECT seq FROM actions WHERE game_id = ? AND request_id = ?",
+            (game, "phone-1-1"),
+        ).fetchall()
+        assert "actions_by_request" in str(plan)
+    finally:
+        store.close()
+
+
 def garbage(path: Path) -> None:
     data = bytearray(path.read_bytes())
     data[: len(data) // 2] = random.Random(3).randbytes(len(data) // 2)
