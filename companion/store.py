@@ -28,12 +28,13 @@ log = logging.getLogger(__name__)
 
 AUTOCHECKPOINT = 8000
 """Pages of write-ahead log (4 KiB each, 32 MiB) after which SQLite checkpoints inside a commit:
-some 2,600 commands of a game without a quiet second, which a table never plays."""
+some 3,000 commands of a game without a quiet second, which a table never plays."""
 LOG_BYTES = 2048 * 4096
-"""The write-ahead log's size, laid out when the store opens (`_lay_out_log`): 8 MiB, some 680
-commands (three pages each) without a quiet second, more than a whole game's. The Table
-checkpoints in its quiet seconds and when a game starts, and the log is written again from its
-start after each checkpoint, so commits stay inside it."""
+"""The write-ahead log's size, laid out when the store opens (`_lay_out_log`): 8 MiB, 2,048
+pages, some 700 commands of two or three pages (a phone's, its reply kept, five or six) without
+a quiet second, more than a whole game's. The Table checkpoints after a while in its quiet
+moments and when a game starts, and the log is written again from its start after each
+checkpoint, so commits stay inside it."""
 
 # Each entry brings the schema from version i to i + 1 (PRAGMA user_version).
 MIGRATIONS: list[str] = [
@@ -173,7 +174,7 @@ class Store:
         """The witness's two copies, opened at their first write and kept open: opening,
         sizing and closing a file after every command cost more than writing it."""
         self._tails: dict[int, Tail] = {}
-        self._logged = 1
+        self._commits = 1
         """Commits since the last `checkpoint` (1 for what the last run may have left in the
         log)."""
 
@@ -189,7 +190,7 @@ class Store:
         store.tally = store._read_tally()
         store._copies = [None, None]
         store._tails = {}
-        store._logged = 0
+        store._commits = 0
         return store
 
     def _read_tally(self) -> dict[int, tuple[int, str]]:
@@ -339,7 +340,7 @@ class Store:
         except BaseException:
             self._tails.clear()
             raise
-        self._logged += 1
+        self._commits += 1
 
     # -- games ----------------------------------------------------------------------------
 
@@ -605,11 +606,11 @@ class Store:
         file is the data's flush and a journal commit for its new size, which waits for the
         journal's kernel thread to get a core; one that writes over pages already there is the
         flush alone. With the cores busy (the camera's work on a Pi) a growing commit's p90 was
-        7.5-9.4 ms here against 3.4-3.5 ms for one written in place. SQLite keeps the file and writes it again from its start after each checkpoint,
-        so commits stay inside it. The pages are those of a transaction rolled back: they spill
-        into the log as uncommitted frames (a small page cache) and nothing reaches the
-        database; a log read after a power cut ends at its last committed frame, as after any
-        rolled-back transaction."""
+        7.5-9.4 ms here against 3.4-3.5 ms for one written in place. SQLite keeps the file and
+        writes it again from its start after each checkpoint, so commits stay inside it. The
+        pages are those of a transaction rolled back: they spill into the log as uncommitted
+        frames (a small page cache) and nothing reaches the database; a log read after a power
+        cut ends at its last committed frame, as after any rolled-back transaction."""
         wal = Path(f"{self.path}-wal")
         with suppress(OSError):
             if wal.stat().st_size >= LOG_BYTES:
@@ -643,14 +644,14 @@ class Store:
         its start again: a few milliseconds of fsyncs that no command then waits for. Only
         once `after` commits were made since the last: the commit that starts the log again
         writes and syncs its header first, a second fsync for that command."""
-        if self._logged < after:
+        if self._commits < after:
             return
         try:
             self.db.execute("PRAGMA wal_checkpoint(PASSIVE)")
         except sqlite3.Error as e:  # the Table's thread goes on: the next quiet second retries
             log.warning("the game log could not be checkpointed: %s", e)
             return
-        self._logged = 0
+        self._commits = 0
 
     def pragma(self, name: str) -> Any:
         return self.db.execute(f"PRAGMA {name}").fetchone()[0]

@@ -63,7 +63,7 @@ CHECKPOINT_AFTER = 200
 """Commits after which the Table checkpoints the log in a quiet moment. Not after each: the
 commit that starts the log again syncs its header first, so a table checkpointing whenever it
 is quiet (between most commands of people) made nearly every command two fsyncs. 200 commits
-(three to six pages each) stay inside the log laid out at open (`store.LOG_BYTES`)."""
+(two to six pages each) stay inside the log laid out at open (`store.LOG_BYTES`)."""
 STEP_GAP = 0.001
 """Seconds the Table waits for a job between two steps of its quiet work: it lets go of the
 interpreter meanwhile, so that no edge's thread waits for it to hand over a command."""
