@@ -59,6 +59,11 @@ table of people is quiet most of the time and keeps it at the turn's start."""
 QUIET = 0.05
 """Seconds without a command after which the Table does its quiet work, one short step at a
 time, whenever no job waits."""
+CHECKPOINT_AFTER = 200
+"""Commits after which the Table checkpoints the log in a quiet moment. Not after each: the
+commit that starts the log again syncs its header first, so a table checkpointing whenever it
+is quiet (between most commands of people) made nearly every command two fsyncs. 200 commits
+(two to six pages each) stay inside the log laid out at open (`store.LOG_BYTES`)."""
 STEP_GAP = 0.001
 """Seconds the Table waits for a job between two steps of its quiet work: it lets go of the
 interpreter meanwhile, so that no edge's thread waits for it to hand over a command."""
@@ -242,7 +247,7 @@ class Table:
                         log.exception("could not replay game %s", behind.record.id)
                         self._forget(behind.record.id)
                 else:
-                    self._store.checkpoint()
+                    self._store.checkpoint(after=CHECKPOINT_AFTER)
                 continue
             if item is None:
                 return
@@ -708,14 +713,21 @@ class Table:
         game_id = loaded.record.id
         self.told += 1
         told: dict[View, list[Event]] = {}
-        made: list[list[Event]] = [[] for _ in events]  # each event's, one per projection
+        # An event without a secret is one Event for every view, made at once: projecting and
+        # comparing it again for each view cost more than the rest of the telling.
+        public = [not getattr(e, "secret", None) for e in events]
+        made: list[list[Event]] = [  # each event's, one per projection
+            [Event(game_id, first + i, e.kind, e.project(REFEREE))] if public[i] else []
+            for i, e in enumerate(events)
+        ]
         for sub in self._following(game_id):
             if sub.view not in told:
                 view = engine_view(sub.view)
                 told[sub.view] = [
-                    _shared(made[i], game_id, first + i, e.kind, e.project(view))
+                    made[i][0] if public[i]
+                    else _shared(made[i], game_id, first + i, e.kind, e.project(view))
                     for i, e in enumerate(events)
-                ]
+                ]  # fmt: skip
             for event in told[sub.view]:
                 self._tell(sub, event)
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import shutil
 import sqlite3
 from collections.abc import Callable
 from pathlib import Path
@@ -13,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from companion.store import MIGRATIONS, Store, StoreError
+from companion.store import LOG_BYTES, MIGRATIONS, Store, StoreError
 
 
 def store_with_games(path: Path, games: int = 30) -> None:
@@ -48,6 +49,66 @@ def test_a_checkpoint_that_fails_is_logged_not_raised(tmp_path: Path) -> None:
     add_game(store)
     store.db.close()
     store.checkpoint()  # a closed connection raises sqlite3.ProgrammingError inside
+
+
+def test_commits_write_over_the_log_laid_out_at_open_and_a_power_cut_keeps_each_one(
+    tmp_path: Path,
+) -> None:
+    """The write-ahead log has its whole size from the start, so that no command's fsync
+    grows the file; commits past a checkpoint write it again from its start. The layout's
+    rolled-back pages reach neither the database nor a log read after a power cut: the files
+    as they are on disk between two commits (copied while the store is open) hold every row
+    committed, and no other."""
+    path = tmp_path / "games.db"
+    wal = Path(f"{path}-wal")
+    store = Store(path)
+    try:
+        laid = wal.stat().st_size
+        assert laid >= LOG_BYTES
+        game = add_game(store)
+        for i in range(1500):  # three pages each: twice the log, checkpointed as a table does
+            store.append_all(game, [(["roll", i % 6 + 1], "seat", 0, None, None)], float(i))
+            assert wal.stat().st_size == laid
+            if i % 500 == 499:
+                store.checkpoint()
+        cut = tmp_path / "cut"
+        cut.mkdir()
+        for name in (path, wal):
+            shutil.copy(name, cut / name.name)
+    finally:
+        store.close()
+    assert path.stat().st_size < laid // 4  # the layout's pages never reached the database
+    after = Store(cut / "games.db")
+    try:
+        assert [r.action[1] for r in after.log(game)] == [i % 6 + 1 for i in range(1500)]
+        assert after.damage(game) is None
+        tables = after.db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
+        assert "log_layout" not in {name for (name,) in tables}
+    finally:
+        after.close()
+
+
+def test_an_action_without_a_request_id_costs_its_commit_two_pages(tmp_path: Path) -> None:
+    """Each page a commit writes is synced with it: an action stored without a request id (a
+    draw, a panel's press) writes its row and its key, and no request index; one with a request
+    id is still found by it."""
+    store = Store(tmp_path / "games.db")
+    try:
+        game = add_game(store)
+        store.append(game, ["roll", 1], "seat", 0, 0.0)
+        store.checkpoint()  # the next commit starts the log again: its frames alone are in it
+        store.append(game, ["roll", 2], "seat", 0, 0.0)
+        pages = store.db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()[1]
+        assert pages == 2
+        seq = store.append(game, ["roll", 3], "phone", 0, 0.0, request_id="phone-1-1")
+        assert store.find_request(game, "phone-1-1") == seq
+        plan = store.db.execute(
+            "EXPLAIN QUERY PLAN SELECT seq FROM actions WHERE game_id = ? AND request_id = ?",
+            (game, "phone-1-1"),
+        ).fetchall()
+        assert "actions_by_request" in str(plan)
+    finally:
+        store.close()
 
 
 def garbage(path: Path) -> None:

@@ -17,6 +17,7 @@ import contextlib
 import json
 import logging
 import shutil
+import sqlite3
 import subprocess
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -252,6 +253,18 @@ def test_the_status_bar_and_doctor_warn_before_the_disk_is_full(small_disk: Path
 # -- item 11: a damaged log ----------------------------------------------------------------
 
 
+def in_use(db: Path, probe: Path) -> int:
+    """How many frames of the WAL beside `db` hold committed pages, as SQLite reads them (in a
+    copy, in the folder `probe`): the file is longer, since the store lays it out whole when it
+    opens."""
+    probe.mkdir()
+    for suffix in ("", "-wal"):
+        shutil.copy(f"{db}{suffix}", probe / f"{db.name}{suffix}")
+    with contextlib.closing(sqlite3.connect(probe / db.name)) as copy:
+        frames: int = copy.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()[1]
+    return frames
+
+
 def test_a_damaged_wal_that_rewinds_a_game_is_found_and_repaired(tmp_path: Path) -> None:
     """A copy of the log taken while the companion runs (its WAL not yet checkpointed), with
     the WAL damaged half-way: SQLite replays it up to the bad frame and the game rewinds
@@ -270,7 +283,9 @@ def test_a_damaged_wal_that_rewinds_a_game_is_found_and_repaired(tmp_path: Path)
     store.close()
     wal = copy / "games.db-wal"
     data = bytearray(wal.read_bytes())
-    middle = 32 + (len(data) - 32) // 2  # inside a frame half-way through the WAL
+    frame = 24 + int.from_bytes(data[8:12], "big")  # a frame's header and its page
+    half = in_use(copy / "games.db", tmp_path / "probe") // 2
+    middle = 32 + frame * half + 100  # inside a frame half-way through the log
     data[middle : middle + 64] = bytes(range(64))
     wal.write_bytes(bytes(data))
 

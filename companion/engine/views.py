@@ -109,38 +109,40 @@ def views(
          dict(s.guard)),
         lambda: [_creature(s, c) for c in range(len(s.c_kind)) if s.c_kind[c] in s.in_play],
     )  # fmt: skip
-    turns_taken = list(s.turns_taken)
+    actor: Any = "table" if s.actor == CHANCE else None if s.actor == NOBODY else s.actor
+    # What every viewer sees alike, copied for each (a copy costs less than building the dict
+    # again); "viewer", "people", "hands" and in a defence "actor" are the viewer's own.
+    alike: dict[str, Any] = {
+        "viewer": None,
+        "players": s.players,
+        "mode": s.mode,
+        "rules": rules,
+        "phase": s.phase,
+        "turn": s.turn,
+        "actor": actor,
+        "points": s.points,
+        "roll": s.roll,
+        "pending": pending,
+        "tiles": tiles,
+        "sunk": sunk,
+        "people": None,
+        "swam": swam,
+        "boats": boats,
+        "creatures": creatures,
+        "hands": None,
+        "turns_taken": list(s.turns_taken),
+        "result": s.result,
+    }
+    defence = s.phase == "defence"
     out: dict[View, dict[str, Any]] = {}
     for viewer in viewers:
         referee = viewer == REFEREE
-        actor: Any = s.actor
-        if s.phase == "defence" and not (referee or viewer == s.actor):
-            actor = None  # who is asked would tell who may hold a repellent
-        elif s.actor == CHANCE:
-            actor = "table"
-        elif s.actor == NOBODY:
-            actor = None
-        one: dict[str, Any] = {
-            "viewer": "referee" if referee else "spectator" if viewer is None else viewer,
-            "players": s.players,
-            "mode": s.mode,
-            "rules": rules,
-            "phase": s.phase,
-            "turn": s.turn,
-            "actor": actor,
-            "points": s.points,
-            "roll": s.roll,
-            "pending": pending,
-            "tiles": tiles,
-            "sunk": sunk,
-            "people": people(viewer),
-            "swam": swam,
-            "boats": boats,
-            "creatures": creatures,
-            "hands": hands(viewer),
-            "turns_taken": turns_taken,
-            "result": s.result,
-        }
+        one = alike.copy()
+        one["viewer"] = "referee" if referee else "spectator" if viewer is None else viewer
+        if defence and not (referee or viewer == s.actor):
+            one["actor"] = None  # who is asked would tell who may hold a repellent
+        one["people"] = people(viewer)
+        one["hands"] = hands(viewer)
         if referee:
             one["known_backs"] = {t: dict(v) for t, v in s.known.items()}
             one["seed"] = s.seed
