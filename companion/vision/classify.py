@@ -88,7 +88,8 @@ class HexVerdict:
     hex: int
     label: str
     """sea, beach, forest or mountain; ``land`` when no calibration says which terrain;
-    ``hidden`` when an arm, a phone or a heap of pieces covers it (nothing is guessed)."""
+    ``hidden`` when an arm, a phone or a heap of pieces covers it, or a piece stands in the
+    sea there (`PIECE_RING`): nothing is guessed."""
     probabilities: dict[str, float]
     """Over sea and the terrains (or sea and land), summing to 1, before any game knowledge."""
     confidence: float
@@ -337,6 +338,17 @@ sea around it shows glare is hidden: white, less the glare, can pass for any col
 sea shows none, the white is the tile's own (a beach in a bright frame): the sea in that light
 is not white, so the hex is judged as it reads."""
 
+PIECE_RING = 0.3
+"""Share of a land position's ring (`HexVerdict.rim`) looking like sea from which land read on
+its disc is a piece standing where the tile sank (a boat the colour of sand, a green serpent,
+swimmers), not the tile: a tile fills its hex, so its ring shows the tile or the people on it.
+On the renderer's photos of the arm, glare and all conditions (seeds 2024 and 2025, both
+sizes) tiles read as land showed at most 0.17 of their ring as sea at 640×480 and 0.38 once at
+1280×960, and a forest under warm light over the island 0.25 (the tracker's tests); of the 35
+sunk positions read as land, 25 showed 0.3 to 1.0 (the rest 0.25 or less, 6 none: an arm's
+skin over them). The position is hidden: what stands there covers it, and the sea it shows
+says the tile is gone."""
+
 HIDDEN_NEIGHBOURS = 3
 """A hex with this many of its 6 neighbours hidden lies under the same arm or phone (a piece
 covers one hex; an arm covers a band of them), so it is hidden too: what shows through between
@@ -421,7 +433,9 @@ def _verdicts(
         white = 0.0 if glare is None else float(glare[row])
         rim = 0.0 if rims is None or glared[row] else rims.get(h, 0.0)
         wash, fit = (0.0, 0.0) if lamp is None else (float(lamp[0][row]), float(lamp[1][row]))
-        if unseen[row]:  # unsure is a verdict: nothing is guessed under an arm
+        land = classes[k] != "sea"
+        piece = land and rim >= PIECE_RING  # a piece standing in the sea, read as land
+        if unseen[row] or piece:  # unsure is a verdict: nothing is guessed
             out[h] = HexVerdict(h, HIDDEN, p, 0.0, agree, sea, white, rim, wash, fit)
             continue
         confidence = float(probs[row, k]) * agree * float(samples.visible[row])
