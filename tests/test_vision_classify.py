@@ -390,6 +390,29 @@ def test_positions_clipped_white_by_glare_are_hidden() -> None:
     assert hidden and not wrong
 
 
+def test_a_hex_washed_out_whose_colour_under_the_white_says_otherwise_is_hidden() -> None:
+    """Unsure is a verdict: on a photo of the renderer's "all" condition (seed 2025, 640×480,
+    its eighth table) a lamp's reflection washes out position 8.6, where a beach sank (white
+    0.38 of the light, measured on the hex itself: the sea around shows little of it). Its
+    colour passes for a beach, but under the white the sea fits it far better than the beach
+    that lay there: hidden, not land (it was the land/sea figure's one miss in a reflection)."""
+    from companion.vision import synth
+    from companion.vision.classify import WASH_FIT, WASHED
+
+    island = next(synth.islands(2025, 5, "all", (640, 480), 5, first=7))
+    recogniser = Recogniser()
+    recogniser.calibration = recogniser.calibrate(island.setup.image, island.layout)
+    shot = island.shots[2]
+    positions = recogniser.observe(shot.image).positions
+    truth = shot.truth.positions
+    washed = positions[board.parse("8.6")]
+    assert truth[washed.hex] == "sea" and island.layout[washed.hex] == "beach"
+    assert washed.washed >= WASHED and washed.sea_fit >= WASH_FIT
+    assert washed.hidden and washed.probabilities["beach"] > 0.5
+    wrong = [h for h, v in positions.items() if not v.hidden and v.land != (truth[h] != "sea")]
+    assert not wrong
+
+
 def test_an_over_exposed_frame_without_glare_is_still_read() -> None:
     """No rule: unsure is a verdict, but only where nothing can be told. A frame exposed
     twice as long as the setup frame clips the beaches white and the sea's blue; the sea

@@ -88,8 +88,9 @@ class HexVerdict:
     hex: int
     label: str
     """sea, beach, forest or mountain; ``land`` when no calibration says which terrain;
-    ``hidden`` when an arm, a phone or a heap of pieces covers it, or a piece stands in the
-    sea there (`PIECE_RING`): nothing is guessed."""
+    ``hidden`` when an arm, a phone or a heap of pieces covers it, a piece stands in the sea
+    there (`PIECE_RING`) or a lamp's white leaves a colour that says otherwise (`WASHED`):
+    nothing is guessed."""
     probabilities: dict[str, float]
     """Over sea and the terrains (or sea and land), summing to 1, before any game knowledge."""
     confidence: float
@@ -338,6 +339,23 @@ sea around it shows glare is hidden: white, less the glare, can pass for any col
 sea shows none, the white is the tile's own (a beach in a bright frame): the sea in that light
 is not white, so the hex is judged as it reads."""
 
+WASHED = 0.3
+"""A hex whose own colour shows white light this strong (`HexVerdict.washed`, relative to the
+light the sea around it reflects) lies in a lamp's reflection, whatever the sea around it
+shows. The middle of a reflection that washes a hex out adds 0.5 to 1.4 of the light.
+Measured on the hex itself, a tile a little brighter than its terrain's colour or people
+standing on it pass for white too: on a plain photo of the tracker's tests, 0.15 to 0.25 on
+several tiles and 0.46 on one (so 0.1 took the plain land a test needs); at 0.5 the tracker's
+dev games asked more. Washed out this much, a hex whose label the colour under the white
+contradicts (`WASH_FIT`) is hidden: neither reading is to be trusted."""
+
+WASH_FIT = math.log(4)
+"""How much better (`HexVerdict.sea_fit`, log of the misfits' ratio) the colour under a
+lamp's white must fit the sea than the position's tile (or the tile than the sea) to
+contradict a hex read as land (or as sea) where it is washed out (`WASHED`): four times, as
+the tracker asks of a candidate in glare. A forest under warm light over the island (the
+tracker's tests) fitted the sea 3.6 times better under 0.34 of white and read as itself."""
+
 PIECE_RING = 0.3
 """Share of a land position's ring (`HexVerdict.rim`) looking like sea from which land read on
 its disc is a piece standing where the tile sank (a boat the colour of sand, a green serpent,
@@ -434,8 +452,11 @@ def _verdicts(
         rim = 0.0 if rims is None or glared[row] else rims.get(h, 0.0)
         wash, fit = (0.0, 0.0) if lamp is None else (float(lamp[0][row]), float(lamp[1][row]))
         land = classes[k] != "sea"
-        piece = land and rim >= PIECE_RING  # a piece standing in the sea, read as land
-        if unseen[row] or piece:  # unsure is a verdict: nothing is guessed
+        # a piece in the sea read as land; a lamp's white whose colour under it says otherwise
+        contradicted = (land and rim >= PIECE_RING) or (
+            wash >= WASHED and (fit if land else -fit) >= WASH_FIT
+        )
+        if unseen[row] or contradicted:  # unsure is a verdict: nothing is guessed
             out[h] = HexVerdict(h, HIDDEN, p, 0.0, agree, sea, white, rim, wash, fit)
             continue
         confidence = float(probs[row, k]) * agree * float(samples.visible[row])

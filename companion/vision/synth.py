@@ -1087,13 +1087,15 @@ def islands(
     size: tuple[int, int] = (1280, 960),
     per_island: int = 10,
     layout: MarkerLayout | None = None,
+    first: int = 0,
 ) -> Iterator[Island]:
     """`count` photos, `per_island` of each island: each island a new board printing and
     layout, a setup photo with all 40 tiles, then random states of the game. Deterministic
-    in `seed`."""
+    in `seed`; from island number `first` on (each island is drawn from the seed and its
+    number alone, so one of a long series is rendered without those before it)."""
     layout = layout or load_markers()
     made = 0
-    n = 0
+    n = first
     while made < count:
         rng = np.random.default_rng([seed, n])
         n += 1

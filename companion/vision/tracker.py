@@ -35,6 +35,7 @@ import numpy as np
 
 from ..engine import board
 from . import geometry
+from .classify import WASHED
 from .recognise import Observation, Recogniser, changed
 from .sources import Frame, pixels
 from .still import Look, Stillness
@@ -113,14 +114,6 @@ the sea around it, not on the hex, and a reflection is brightest in its middle: 
 out can pass for sea (on a game of the renderer's, 640×480 with the exposure set for the board:
 a land position in glare read as sea on about 1 frame in 22, without glare 1 in 290). Its sea
 reads clearly at most (`GLARE_SEA`), never plainly."""
-
-WASHED = 0.3
-"""A hex whose own colour shows white light this strong (`HexVerdict.washed`, relative to the
-light as `GLARE`) lies in a lamp's reflection too, whatever the sea around it shows. The
-middle of a reflection that washes a hex out adds 0.5 to 1.4 of the light. Measured on the
-hex itself, a tile a little brighter than its terrain's colour or people standing on it pass
-for white too: on a plain photo of the tracker's tests, 0.15 to 0.25 on several tiles and 0.46
-on one (so 0.1 took the plain land a test needs); at 0.5 the dev games asked more."""
 
 GLARE_SEA = (SURE + PLAIN) / 2
 """The most log-odds of sea (or of land) a frame gives a hex in glare: between `SURE` and
