@@ -54,6 +54,7 @@ def test_every_condition_is_registered_and_read_as_the_issue_asks(
             (f"vision.terrain_{c}_{width}", *AT_LEAST, 0.99),
         ]
     goals += [
+        (f"vision.setup_accepted_all_{width}", *AT_LEAST, 0.90),
         (f"vision.frames_registered_all_{width}", *AT_LEAST, 0.90),
         (f"vision.land_sea_all_{width}", *AT_LEAST, 0.995),
         (f"vision.terrain_all_{width}", *AT_LEAST, 0.99),
