@@ -12,6 +12,7 @@ import cv2
 import numpy as np
 
 from companion.vision import geometry
+from companion.vision import register as register_module
 from companion.vision.aruco import MarkerDetector
 from companion.vision.markers import load
 from companion.vision.register import MAX_SHIFT, Registration, project, register
@@ -141,6 +142,31 @@ def test_a_misread_marker_does_not_spoil_the_fit_and_a_slight_one_is_kept() -> N
     assert _centre_error(far, shot.truth.homography or []) < MAX_SHIFT
     near = register(_gray(shot.image), layout, _Misreading(bad, 2.0))
     assert near.ok and bad in near.markers and len(near.markers) == 8
+
+
+def test_markers_that_fit_are_checked_without_a_refined_fit_of_the_others_each(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Each marker is judged against the fit of the others (`_apart`): one direct solve for
+    all of them tells which need that fit refined, a frame's largest cost after the search."""
+    layout = load()
+    shot = batch("normal")[0].shots[0]
+    fits = []
+    refined = register_module._fit
+
+    def counted(board: np.ndarray, image: np.ndarray) -> np.ndarray | None:
+        fits.append(len(board))
+        return refined(board, image)
+
+    monkeypatch.setattr(register_module, "_fit", counted)
+    clean = register(_gray(shot.image), layout, MarkerDetector())
+    assert clean.ok and len(clean.markers) == 8
+    assert fits == [8]  # the fit of all eight, and no other
+    fits.clear()
+    bad = layout.markers[0].id
+    far = register(_gray(shot.image), layout, _Misreading(bad, 25.0))
+    assert far.ok and bad not in far.markers
+    assert 7 in fits  # the misread one was refitted without it, then dropped
 
 
 def test_a_still_camera_remembers_its_markers_and_a_moved_one_forgets_them() -> None:
