@@ -14,10 +14,19 @@ import numpy as np
 from companion.vision import geometry
 from companion.vision import register as register_module
 from companion.vision.aruco import MarkerDetector
+from companion.vision.lens import Lens
 from companion.vision.markers import load
-from companion.vision.register import MAX_SHIFT, Registration, project, register
+from companion.vision.register import (
+    MAX_SHIFT,
+    Measured,
+    Registration,
+    find,
+    fit_found,
+    project,
+    register,
+)
 
-from .vision_support import batch, cover, over_marker
+from .vision_support import SIZE, batch, cover, over_marker
 
 
 def _centre_error(registration: Registration, truth: list[list[float]]) -> float:
@@ -167,6 +176,37 @@ def test_markers_that_fit_are_checked_without_a_refined_fit_of_the_others_each(
     far = register(_gray(shot.image), layout, _Misreading(bad, 25.0))
     assert far.ok and bad not in far.markers
     assert 7 in fits  # the misread one was refitted without it, then dropped
+
+
+def test_a_frames_corners_go_through_the_lens_at_once_and_its_pinning_needs_no_lapack(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Per-frame costs of the fit: OpenCV's iterative undistortion called once for all the
+    markers' corners, and each hex's worst direction (the larger eigenvalue of a 2x2) written
+    out rather than asked of LAPACK 133 times."""
+    layout = load()
+    shot = batch("normal")[0].shots[2]
+    found = find(_gray(shot.image), layout, MarkerDetector())
+    lens = Lens.ideal(SIZE, -0.05)
+    measured = Measured(lens, {}, 0.0)
+    before = fit_found(found, SIZE, layout, measured=measured)
+    bends = []
+    unbend = Lens.undistort
+
+    def counted(self: Lens, points: np.ndarray) -> np.ndarray:
+        bends.append(points.shape)
+        return unbend(self, points)
+
+    def refused(*_: object, **__: object) -> None:
+        raise AssertionError("LAPACK asked for a frame's pinning")
+
+    monkeypatch.setattr(Lens, "undistort", counted)
+    monkeypatch.setattr(register_module.np.linalg, "eigvalsh", refused)
+    monkeypatch.setattr(register_module.np.linalg, "eigvals", refused)
+    after = fit_found(found, SIZE, layout, measured=measured)
+    assert bends == [(8, 4, 2)]
+    assert after.ok and after.markers == before.markers
+    assert after.shift == pytest.approx(before.shift, rel=1e-9) and 0 < after.shift < MAX_SHIFT
 
 
 def test_a_still_camera_remembers_its_markers_and_a_moved_one_forgets_them() -> None:

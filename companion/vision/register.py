@@ -149,8 +149,12 @@ def _shift(h: np.ndarray, board: np.ndarray, image: np.ndarray) -> float:
     except np.linalg.LinAlgError:
         return float("inf")
     jc = _jacobian(h, _CENTRES)
-    spread = np.einsum("nij,jk,nlk->nil", jc, cov, jc)  # (hexes, 2, 2) pixels²
-    worst = np.linalg.eigvalsh(spread)[:, -1]
+    spread = (jc @ cov) @ jc.transpose(0, 2, 1)  # (hexes, 2, 2) pixels²
+    # the larger eigenvalue of each symmetric 2x2, written out (LAPACK's batched call costs
+    # more than the rest of this check)
+    mean = (spread[:, 0, 0] + spread[:, 1, 1]) / 2
+    half = (spread[:, 0, 0] - spread[:, 1, 1]) / 2
+    worst = mean + np.sqrt(half * half + spread[:, 0, 1] * spread[:, 1, 0])
     # pixels per hex unit at each centre: the local scale of the homography
     step = project(h, _CENTRES + np.array([1.0, 0.0])) - project(h, _CENTRES)
     scale = np.linalg.norm(step, axis=1)
@@ -260,7 +264,9 @@ def fit_found(
     lens = None if measured is None else measured.lens
     if lens is not None:
         lens = lens.for_size(size)
-        found = {i: lens.undistort(c) for i, c in found.items()}
+    if lens is not None and found:
+        ids = list(found)  # all the markers' corners through the lens at once
+        found = dict(zip(ids, lens.undistort(np.array([found[i] for i in ids])), strict=True))
     laid = {m.id: np.array(m.corners(), np.float64) for m in layout.markers}
     if measured is not None:
         laid.update(measured.corners)
