@@ -22,7 +22,9 @@ import contextlib
 import importlib.util
 import logging
 import multiprocessing
+import os
 import threading
+from collections.abc import Iterator
 from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
@@ -37,6 +39,11 @@ INTERVAL = 0.5
 """Seconds between frames looked at: the tracker wants a few at rest, the Pi's CPU the rest."""
 STOP_WAIT = 10.0
 """Seconds the camera's process is given to end before it is terminated."""
+ONE_THREAD = {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
+"""The camera process's numpy works on its own thread. Its BLAS would start a pool of threads
+on import, before the process lowers its priority (`watch.main` lowers the thread that calls
+it): those threads stayed at the daemon's priority and policy, and ran (and spun waiting for
+work) beside the presses on the other core."""
 
 
 def unavailable(error: ImportError) -> str:
@@ -61,6 +68,21 @@ def _missing(source: str) -> ImportError | None:
         except ImportError as e:  # an import hook that refuses the name outright
             return e
     return None
+
+
+@contextlib.contextmanager
+def _environment(values: dict[str, str]) -> Iterator[None]:
+    """`values` in this process's environment meanwhile (a spawned child inherits them)."""
+    saved = {name: os.environ.get(name) for name in values}
+    os.environ.update(values)
+    try:
+        yield
+    finally:
+        for name, value in saved.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
 
 
 class Camera:
@@ -95,7 +117,8 @@ class Camera:
         args = (theirs, self.source, str(self.calibration_path), self.interval)
         self._process = context.Process(target=watch.main, args=args, name="companion-camera")
         self._stop.clear()
-        self._process.start()
+        with _environment(ONE_THREAD):  # the child's, read as it imports numpy
+            self._process.start()
         theirs.close()
         self._conn = ours
         self._thread = threading.Thread(target=self._serve, name="camera", daemon=True)

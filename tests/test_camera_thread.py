@@ -166,6 +166,10 @@ def test_the_camera_works_in_a_process_of_its_own(table: Table, tmp_path: Path) 
         assert os.getpriority(os.PRIO_PROCESS, process.pid) == min(19, ours + NICENESS)
         if hasattr(os, "SCHED_IDLE"):  # Linux: only on a core nothing else wants
             assert os.sched_getscheduler(process.pid) == os.SCHED_IDLE
+            # every thread of it, numpy's too: one at the daemon's priority runs beside a press
+            for thread in os.listdir(f"/proc/{process.pid}/task"):
+                assert os.getpriority(os.PRIO_PROCESS, int(thread)) == min(19, ours + NICENESS)
+                assert os.sched_getscheduler(int(thread)) == os.SCHED_IDLE
     finally:
         camera.stop()
     assert not process.is_alive() and camera._process is None

@@ -12,11 +12,21 @@ import cv2
 import numpy as np
 
 from companion.vision import geometry
+from companion.vision import register as register_module
 from companion.vision.aruco import MarkerDetector
+from companion.vision.lens import Lens
 from companion.vision.markers import load
-from companion.vision.register import MAX_SHIFT, Registration, project, register
+from companion.vision.register import (
+    MAX_SHIFT,
+    Measured,
+    Registration,
+    find,
+    fit_found,
+    project,
+    register,
+)
 
-from .vision_support import batch, cover, over_marker
+from .vision_support import SIZE, batch, cover, over_marker
 
 
 def _centre_error(registration: Registration, truth: list[list[float]]) -> float:
@@ -141,6 +151,62 @@ def test_a_misread_marker_does_not_spoil_the_fit_and_a_slight_one_is_kept() -> N
     assert _centre_error(far, shot.truth.homography or []) < MAX_SHIFT
     near = register(_gray(shot.image), layout, _Misreading(bad, 2.0))
     assert near.ok and bad in near.markers and len(near.markers) == 8
+
+
+def test_markers_that_fit_are_checked_without_a_refined_fit_of_the_others_each(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Each marker is judged against the fit of the others (`_apart`): one direct solve for
+    all of them tells which need that fit refined, a frame's largest cost after the search."""
+    layout = load()
+    shot = batch("normal")[0].shots[0]
+    fits = []
+    refined = register_module._fit
+
+    def counted(board: np.ndarray, image: np.ndarray) -> np.ndarray | None:
+        fits.append(len(board))
+        return refined(board, image)
+
+    monkeypatch.setattr(register_module, "_fit", counted)
+    clean = register(_gray(shot.image), layout, MarkerDetector())
+    assert clean.ok and len(clean.markers) == 8
+    assert fits == [8]  # the fit of all eight, and no other
+    fits.clear()
+    bad = layout.markers[0].id
+    far = register(_gray(shot.image), layout, _Misreading(bad, 25.0))
+    assert far.ok and bad not in far.markers
+    assert 7 in fits  # the misread one was refitted without it, then dropped
+
+
+def test_a_frames_corners_go_through_the_lens_at_once_and_its_pinning_needs_no_lapack(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Per-frame costs of the fit: OpenCV's iterative undistortion called once for all the
+    markers' corners, and each hex's worst direction (the larger eigenvalue of a 2x2) written
+    out rather than asked of LAPACK 133 times."""
+    layout = load()
+    shot = batch("normal")[0].shots[2]
+    found = find(_gray(shot.image), layout, MarkerDetector())
+    lens = Lens.ideal(SIZE, -0.05)
+    measured = Measured(lens, {}, 0.0)
+    before = fit_found(found, SIZE, layout, measured=measured)
+    bends = []
+    unbend = Lens.undistort
+
+    def counted(self: Lens, points: np.ndarray) -> np.ndarray:
+        bends.append(points.shape)
+        return unbend(self, points)
+
+    def refused(*_: object, **__: object) -> None:
+        raise AssertionError("LAPACK asked for a frame's pinning")
+
+    monkeypatch.setattr(Lens, "undistort", counted)
+    monkeypatch.setattr(register_module.np.linalg, "eigvalsh", refused)
+    monkeypatch.setattr(register_module.np.linalg, "eigvals", refused)
+    after = fit_found(found, SIZE, layout, measured=measured)
+    assert bends == [(8, 4, 2)]
+    assert after.ok and after.markers == before.markers
+    assert after.shift == pytest.approx(before.shift, rel=1e-9) and 0 < after.shift < MAX_SHIFT
 
 
 def test_a_still_camera_remembers_its_markers_and_a_moved_one_forgets_them() -> None:

@@ -11,6 +11,7 @@ import dataclasses
 import multiprocessing
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -397,7 +398,19 @@ def test_a_hand_passing_over_a_board_at_rest_is_not_read(
     for n, hand in enumerate(over):
         shot = synth.photo(rng, view, light, arm_over=hand, still=hand is None)
         assert cv2.imwrite(str(folder / f"{n:02}.jpg"), shot.image)
+    asked = []
+    expected_now = Camera._expected_now
+
+    def counted(camera: Camera) -> dict[str, Any] | None:
+        asked.append(1)
+        return expected_now(camera)
+
+    monkeypatch.setattr(Camera, "_expected_now", counted)
     assert len(_watched(table, folder, monkeypatch)) == 1
+    # and the daemon is not asked what the game expects while the hand moves (each question
+    # after a press is a job on the Table's thread, in line with the presses): not on the
+    # 4 frames of the hand, asked again at the first after it
+    assert len(asked) == len(over) - 4
 
 
 def test_a_frame_that_did_not_register_is_no_reading_for_the_frames_after_it(

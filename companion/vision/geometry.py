@@ -7,6 +7,7 @@ apart. Millimetres appear only in ``hardware/markers.toml``.
 
 from __future__ import annotations
 
+import functools
 import math
 
 import numpy as np
@@ -39,7 +40,13 @@ def centre(i: int) -> tuple[float, float]:
 
 
 def centres(hexes: tuple[int, ...] = HEXES) -> np.ndarray:
-    """(len(hexes), 2) float64 centres."""
+    """(len(hexes), 2) float64 centres (a copy: the caller may change it)."""
+    return _centres(hexes).copy()
+
+
+@functools.cache
+def _centres(hexes: tuple[int, ...]) -> np.ndarray:
+    # asked for on every frame (`classify.hidden`): a copy costs a hundredth of the planing
     return np.array([centre(i) for i in hexes], dtype=np.float64)
 
 

@@ -34,6 +34,7 @@ from __future__ import annotations
 import collections
 import enum
 import math
+from collections.abc import Sequence
 
 import cv2
 import numpy as np
@@ -99,6 +100,13 @@ def _alike(a: np.ndarray | None, b: np.ndarray) -> bool:
     return a is not None and a.shape == b.shape and int(np.abs(a - b).max()) <= NOISE
 
 
+def _steady(recent: Sequence[bool]) -> bool:
+    """Of these last frames, enough were like the one before: frames unlike the one before
+    show something moving, not the camera's noise."""
+    alike = sum(recent)
+    return alike >= SETTLED and 3 * alike >= len(recent)
+
+
 class Stillness:
     """Remembers the last frame read and the one before this; `look` says what to do with a
     new frame. `patience`: frames in a row unlike each other before every frame is read."""
@@ -113,10 +121,12 @@ class Stillness:
         """Of the last frames, whether each was like the one before it."""
         self._same = 0
         """Looks in a row like the last frame read."""
+        self._last: tuple[np.ndarray | Frame, np.ndarray] | None = None
+        """The last frame looked at and its thumbnail."""
 
     def look(self, frame: np.ndarray | Frame) -> Look:
         """What `frame` tells, from its thumbnail; a frame to read becomes the frame read."""
-        thumb = thumbnail(frame)
+        thumb = self._thumbnail(frame)
         rested = _alike(self._before, thumb)
         self._before = thumb
         self._moving = 0 if rested else self._moving + 1
@@ -125,15 +135,24 @@ class Stillness:
             self._same += 1
             return Look.SAME
         self._same = 0
-        if not rested and self._steady() and self._moving <= self.patience:
+        if not rested and _steady(self._recent) and self._moving <= self.patience:
             return Look.MOVING
         self._read = thumb
         return Look.READ
 
-    def _steady(self) -> bool:
-        """Frames unlike the one before show something moving, not the camera's noise."""
-        alike = sum(self._recent)
-        return alike >= SETTLED and 3 * alike >= len(self._recent)
+    def moving(self, frame: np.ndarray | Frame) -> bool:
+        """Whether `look` will find `frame` MOVING; nothing is remembered (`look` must still
+        be asked), and the thumbnail is made once for both."""
+        thumb = self._thumbnail(frame)
+        rested = _alike(self._before, thumb)
+        if rested or _alike(self._read, thumb) or self._moving + 1 > self.patience:
+            return False
+        return _steady([*self._recent, rested][-WINDOW:])
+
+    def _thumbnail(self, frame: np.ndarray | Frame) -> np.ndarray:
+        if self._last is None or self._last[0] is not frame:
+            self._last = (frame, thumbnail(frame))
+        return self._last[1]
 
     def pause(self, interval: float) -> float:
         """Seconds until the next look, for a camera that looks every `interval`: that, until

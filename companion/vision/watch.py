@@ -204,6 +204,11 @@ class Watcher:
 
     def _look(self, frame: Frame) -> None:
         assert self._tracker is not None
+        if self._expected is not None and self._still.moving(frame):
+            # Not read: what the game expects is asked at the next frame that may be. Each
+            # question after a change is a job on the Table's thread, in line with the presses.
+            self._tracker.observe_at_rest(frame, self._still)
+            return
         expected = self.link.ask("expected")
         if expected is None:
             return
