@@ -368,13 +368,23 @@ def _watching(camera: Any) -> None:
     _until(lambda: camera.status.startswith("watching"), "the camera watching", 60.0)
 
 
+def _written(path: Path) -> int:
+    """When `path` was last written (0: not yet): the camera writes its calibration once it has
+    learnt the island's colours."""
+    try:
+        return path.stat().st_mtime_ns
+    except FileNotFoundError:
+        return 0
+
+
 def with_camera(presses: int = 4000, clients: int = 8, blocks: int = 20) -> dict[str, float]:
     """``web.button_to_sse_p99_ms_camera`` (and p50): `web` with the camera watching
     (`companion.camera.Camera`, its own process, a frame every `CAMERA_INTERVAL` seconds — more
     often than a Pi needs — of a film of the game's island), and the same presses without it
     (``..._camera_off``), half each, on one served table in `blocks` turns of off then on. The
     camera is started for each of its turns (calibrated in the first, its calibration read
-    again after) and stopped after it. This machine's speed drifts by tens of percent over
+    again after), its presses timed once it has learnt the island's colours again (which a
+    table's camera does once a game, as the island is laid), and stopped after it. This machine's speed drifts by tens of percent over
     minutes, and the p99 of a short run is its few worst presses: turns a few seconds long
     let both figures meet the same drift."""
     from .camera import Camera
@@ -392,9 +402,13 @@ def with_camera(presses: int = 4000, clients: int = 8, blocks: int = 20) -> dict
                     continue
                 film.start()
                 watching = Camera(rig.tbl, f"files:{film.path}", calibration, CAMERA_INTERVAL)
+                learnt = _written(calibration)
                 watching.start()
                 try:
                     _watching(watching)
+                    # A camera learns a game's colours once, when its island is laid, before
+                    # anyone rolls: its turns here are timed from then on, as at a table.
+                    _until(lambda t=learnt: _written(calibration) != t, "the camera learning", 60.0)
                     on += rig.press(each, 2)
                 finally:
                     watching.stop()
