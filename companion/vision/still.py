@@ -127,27 +127,30 @@ class Stillness:
     def look(self, frame: np.ndarray | Frame) -> Look:
         """What `frame` tells, from its thumbnail; a frame to read becomes the frame read."""
         thumb = self._thumbnail(frame)
-        rested = _alike(self._before, thumb)
+        verdict, rested = self._judge(thumb)
         self._before = thumb
         self._moving = 0 if rested else self._moving + 1
         self._recent.append(rested)
-        if _alike(self._read, thumb):
-            self._same += 1
-            return Look.SAME
-        self._same = 0
-        if not rested and _steady(self._recent) and self._moving <= self.patience:
-            return Look.MOVING
-        self._read = thumb
-        return Look.READ
+        self._same = self._same + 1 if verdict is Look.SAME else 0
+        if verdict is Look.READ:
+            self._read = thumb
+        return verdict
 
     def moving(self, frame: np.ndarray | Frame) -> bool:
         """Whether `look` will find `frame` MOVING; nothing is remembered (`look` must still
         be asked), and the thumbnail is made once for both."""
-        thumb = self._thumbnail(frame)
+        return self._judge(self._thumbnail(frame))[0] is Look.MOVING
+
+    def _judge(self, thumb: np.ndarray) -> tuple[Look, bool]:
+        """What a frame of thumbnail `thumb` is, and whether it is like the one before it;
+        nothing is remembered (`look` remembers it, `moving` only asks)."""
         rested = _alike(self._before, thumb)
-        if rested or _alike(self._read, thumb) or self._moving + 1 > self.patience:
-            return False
-        return _steady([*self._recent, rested][-WINDOW:])
+        if _alike(self._read, thumb):
+            return Look.SAME, rested
+        moving = 0 if rested else self._moving + 1
+        if not rested and moving <= self.patience and _steady([*self._recent, rested][-WINDOW:]):
+            return Look.MOVING, rested
+        return Look.READ, rested
 
     def _thumbnail(self, frame: np.ndarray | Frame) -> np.ndarray:
         if self._last is None or self._last[0] is not frame:
