@@ -95,18 +95,6 @@ def meta() -> dict[str, Any]:
     }
 
 
-def _playout(game: Game, rng: random.Random) -> int:
-    game.listen = False  # a random playout reads no events: none are built
-    decisions = 0
-    while not game.over:
-        if game.is_chance():
-            game.apply(game.draw())
-        else:
-            game.apply(game.random_action(rng))
-            decisions += 1
-    return decisions
-
-
 ALL_KITS = Rules(("base", "five-six", "overpopulated", "dive-dice", "squid"))
 """The heaviest table: 6 players with every kit of the mini-expansion box."""
 ESCAPE_1986 = Rules(("escape-1986",))
@@ -118,7 +106,7 @@ def playouts(rules: Rules, players: int, seconds: float) -> tuple[float, float]:
     games = decisions = 0
     start = time.perf_counter()
     while time.perf_counter() - start < seconds or games < 20:
-        decisions += _playout(Game.new(rules, players, seed=games), rng)
+        decisions += Game.new(rules, players, seed=games).playout(rng)
         games += 1
     return games / (time.perf_counter() - start), decisions / games
 

@@ -98,3 +98,28 @@ def test_B_40_a_red_tile_move_is_the_draw_from_the_whole_list() -> None:
                 assert fresh.random_action(random.Random(n)) == chance.pick(random.Random(n), legal)
             creature_tiles += legal[0][0] == "put"
     assert creature_tiles >= 2
+
+
+@pytest.mark.rule("B-8")
+@pytest.mark.parametrize(("rules", "players"), GAMES)
+def test_B_8_a_playout_is_the_game_apply_plays_with_the_same_draws(
+    rules: Rules, players: int
+) -> None:
+    """B-8 (every step of every turn): `playout` skips `apply`'s checks, yet it plays exactly
+    the game that applying each `random_action` and each `draw` in turn plays: the same end,
+    the same result, the same number of players' decisions."""
+    for seed in range(4):
+        stepped = Game.new(rules, players, seed=seed)
+        stepped.listen = False
+        rng = random.Random(seed)
+        decisions = 0
+        while not stepped.over:
+            if stepped.is_chance():
+                stepped.apply(stepped.draw())
+            else:
+                stepped.apply(stepped.random_action(rng))
+                decisions += 1
+        played = Game.new(rules, players, seed=seed)
+        assert played.playout(random.Random(seed)) == decisions
+        assert played.to_json() == stepped.to_json()
+        assert played.result() == stepped.result() is not None

@@ -337,6 +337,25 @@ class Game:
             self._sampled = sample(self.state, rng)
         return self._sampled
 
+    def playout(self, rng: Random) -> int:
+        """Play on to the end: each player's decision `random_action`'s, each table decision
+        `draw`'s, no events built (a bot's look-ahead, a benchmark). The same game as `apply`
+        of each in turn, without asking `over`, `is_chance` and `apply`'s checks of who acts and
+        of a drawn action at every decision (a thirtieth of a random game). Returns the
+        number of players' decisions made."""
+        s = self.state
+        decisions = 0
+        while s.phase != "over":
+            if s.actor == CHANCE:
+                action = self.draw()
+                s.draws += 1
+            else:
+                action = self.random_action(rng)
+                decisions += 1
+            PHASES[s.phase][1](s, action, None)
+            self._settle(None)
+        return decisions
+
     def forget_legal(self) -> None:
         """The state was replaced (a whole path): the legal actions must be listed anew."""
         self._legal = self._legal_set = self._sampled = None
