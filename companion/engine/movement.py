@@ -144,23 +144,25 @@ def random_move(s: State, rng: Random) -> Action:
     # so they take no slot and the draw below passes them by, without lists of its own
     kinds = s.p_kind
     seat_people = s.seat_people[s.turn]
-    slots = 1  # "done"
+    people_slots = 0
     for p in seat_people:
-        slots += MOST_MOVES[kinds[p]]
+        people_slots += MOST_MOVES[kinds[p]]
     boats = _boats(s)
     sails = len(boats) * MOST_SAILS
-    slots += sails
+    slots = people_slots + sails + 1  # the last one is "done"'s
     draw = rng.random  # `chance.index` of the slots, its method looked up once, not per try
     while True:
         k = int(draw() * slots)
         out: list[Action] = []
-        for p in seat_people:
-            bound = MOST_MOVES[kinds[p]]
-            if k < bound:
-                person_moves(s, p, out)
-                break
-            k -= bound
-        else:  # past every person's slots: a boat's, or the last one, "done"
+        if k < people_slots:
+            for p in seat_people:
+                bound = MOST_MOVES[kinds[p]]
+                if k < bound:
+                    person_moves(s, p, out)
+                    break
+                k -= bound
+        else:  # a boat's slot, or the last one, "done": the people's are not walked through
+            k -= people_slots
             if k == sails:
                 return DONE
             bound = MOST_SAILS
