@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from companion.engine import REFEREE, Game, parse
+import random
+
+from companion.engine import REFEREE, Game, Rules, parse, sinking
 from companion.engine import board as board_
 from companion.engine.state import BOAT, LAND, LOST
 from tests.position import LAYOUT, SAVED, SEA, TERRAIN, Position, at, kinds, refused
@@ -258,3 +260,28 @@ def test_B_36_boats_removed_by_a_whirlpool_return_to_the_supply() -> None:
     assert arrived.data["from"] is None
     assert arrived.data["boat"] == f"b{boats[-1] + 1}"
     assert game.state.b_people[boats[-1]] == [0]  # A1 was on 5.3
+
+
+def test_B_22_a_drawn_back_is_one_the_tile_may_have_even_with_every_red_tile_accounted_for() -> (
+    None
+):
+    """B-22, B-37: the engine draws a removed tile's back only among those it may have: when
+    red tiles kept unseen (told only as "red") account for every red tile of the terrain
+    still unplaced, no red back is drawn. The draw's weights offer exactly `possible_backs`
+    (but the untold "red", which the table alone tells) at every removal of random games."""
+    rng = random.Random(3)
+    emptied = 0
+    for seed in range(3):
+        game = Game.new(Rules(), 4, seed=seed)
+        while not game.over:
+            if game.phase == "back":
+                s = game.state
+                t = s.ctx["terrain"]
+                for unseen in range(4):  # the red tiles of t kept untold, as a physical table's
+                    s.unknown_red[t] = unseen
+                    drawn = [k for k, _ in sinking.back_weights(s)]
+                    assert drawn == [k for k in sinking.possible_backs(s) if k != "red"]
+                    emptied += sinking.red_room(s, t) <= 0 < sinking.red_room(s, t) + unseen
+                s.unknown_red[t] = 0
+            game.apply(game.draw() if game.is_chance() else game.random_action(rng))
+    assert emptied >= 10  # the case where the red backs are left out came up

@@ -156,15 +156,19 @@ def back_weights(s: State) -> list[tuple[str, int]]:
     if s.is_1986:
         return [(k, n) for k, n in weights_1986(s) if n > 0]
     t = s.ctx["terrain"]
-    room = red_room(s, t)
     kept = kept_backs(s)
     known = s.known[t]
     out: list[tuple[str, int]] = []
+    room = -s.unknown_red[t]  # `red_room`, summed on the way (a second pass over the deck)
     for k, n in DECK[t].items():  # `left` of each back, the terrain's dicts looked up once
         n -= known.get(k, 0)
-        if n > 0 and (k not in kept or room > 0):
+        if n > 0:
             out.append((k, n))
-    return out
+            if k in kept:
+                room += n
+    if room > 0:
+        return out  # usually: a red tile may still be under this one
+    return [(k, n) for k, n in out if k not in kept]
 
 
 def legal_back(s: State) -> list[Action]:
