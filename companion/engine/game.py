@@ -379,11 +379,19 @@ class Game:
                 continue  # C-2, C-4, E-6: the game ends at once, mid-turn if need be
             # Each phase below has its own check (one phase at a time, asked after every step).
             if phase in ENDS_BY_DONE:
-                # A seat holding red tiles is asked at step 1 even when none can be played:
-                # passing it by would tell every viewer which tiles it holds (spec §9, B-7).
-                # Likewise a defender with no repellent still answers (see creatures.attack).
-                held = phase == "defence" or (phase == "tile" and bool(s.hands[s.turn]))
-                if not held and self._only_done(phase):
+                # Is "done" the one legal action? Movement and a red tile's move answer without
+                # listing every move (a bot's look-ahead never needs that list). A seat holding
+                # red tiles is asked at step 1 even when none can be played: passing it by would
+                # tell every viewer which tiles it holds (spec §9, B-7). Likewise a defender with
+                # no repellent still answers (see creatures.attack).
+                if phase == "move":
+                    only_done = not movement.can_move(s)
+                elif phase == "effect":
+                    only_done = hand.only_done(s)
+                else:
+                    held = phase == "defence" or (phase == "tile" and bool(s.hands[s.turn]))
+                    only_done = not held and self.legal_actions() == [DONE]
+                if only_done:
                     PHASES[phase][1](s, DONE, ev)
                     continue
             elif phase == "end":
@@ -403,16 +411,6 @@ class Game:
                     ev.append(Event("turn", {"seat": s.turn}))
                 continue
             return
-
-    def _only_done(self, phase: str) -> bool:
-        """Is "done" the one legal action of `phase` (the current one)? Asked after every
-        action, so movement answers it without listing every move (a bot's look-ahead never
-        needs that list)."""
-        if phase == "move":
-            return not movement.can_move(self.state)
-        if phase == "effect":
-            return hand.only_done(self.state)
-        return self.legal_actions() == [DONE]
 
     def _check_actor(self, by: int | str, action: Any) -> None:
         """Refuse `by` acting now unless the decision is theirs (see `apply`)."""
