@@ -82,7 +82,7 @@ def values_left(s: State, seat: int) -> list[int]:
     """The values this seat has not placed yet, as a multiset (sorted)."""
     left = list(s.values)
     shown = s.p_value
-    for p in s.people_of(seat):
+    for p in s.seat_people[seat]:  # not `people_of`: a call at every placement
         value = shown[p]
         if value is not None:
             # one pass over the list, not `in` and then `remove`; no context manager (compiled,
@@ -104,8 +104,9 @@ def different_values_left(s: State, seat: int) -> list[int]:
 
 
 def next_unplaced(s: State, seat: int) -> int | None:
-    for p in s.people_of(seat):
-        if s.p_kind[p] == UNPLACED:
+    kinds = s.p_kind
+    for p in s.seat_people[seat]:  # not `people_of`: asked twice at every placement
+        if kinds[p] == UNPLACED:
             return p
     return None
 
