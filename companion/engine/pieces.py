@@ -87,7 +87,7 @@ def swim(
         if by_choice:
             s.swam.add(p)
     arriving = [p for p in people if s.guardian(p) is None] if s.guard else list(people)
-    free = s.free_dolphins(h)
+    free = s.free_dolphins(h) if s.n_dolphin[h] else []  # most seas hold none: no call
     if free and arriving:
         if len(free) >= len(arriving):
             for d, p in zip(free, arriving, strict=False):
