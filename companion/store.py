@@ -536,12 +536,13 @@ class Store:
 
     def mark(
         self, game_id: int, seqs: list[int], status: str, note: str | None,
-        request: Request | None = None,
+        request: Request | None = None, meanwhile: Callable[[], object] | None = None,
     ) -> None:  # fmt: skip
         """Set the status of these actions (undone or superseded); the rows stay. `request`:
-        the command that did it, kept in the same transaction."""
+        the command that did it, kept in the same transaction; `meanwhile`: as for
+        `transaction`."""
         assert status in STATUSES
-        with self.transaction() as db:
+        with self.transaction(meanwhile) as db:
             db.executemany(
                 "UPDATE actions SET status = ?, note = ? WHERE game_id = ? AND seq = ?",
                 [(status, note, game_id, seq) for seq in seqs],

@@ -707,16 +707,8 @@ class Table:
         at = self.clock()
         outcome = loaded.game.result() if loaded.game.over else None
         rows = [(d.action, d.source, d.seat, d.request_id or None, d.note) for d in done]
-        hand = None if ahead is None else partial(self._helper.hand, ahead)
-        try:
-            with self._saving(game_id):
-                seqs = self._store.append_all(game_id, rows, at, outcome, request, hand)
-        except BaseException:
-            if ahead is not None:
-                ahead.drop()
-            raise
-        if ahead is not None:
-            ahead.result()  # the helper's part ends here: from now on this thread alone
+        with self._meanwhile(ahead) as hand, self._saving(game_id):
+            seqs = self._store.append_all(game_id, rows, at, outcome, request, hand)
         self._kept = request[0] if request else ""
         if outcome is not None:
             loaded.record = replace(loaded.record, ended_at=at, outcome=outcome)
@@ -725,6 +717,21 @@ class Table:
             loaded.push(Row(seq, seq, d.action, d.source, d.seat, at, "ok", d.note), d.events)
             self._publish(loaded, d.events, first)
         return seqs
+
+    @contextlib.contextmanager
+    def _meanwhile(self, ahead: Job[Any] | None) -> Iterator[Callable[[], None] | None]:
+        """Around a write to the store: what hands `ahead` to the helper just before the
+        COMMIT (None without `ahead`). On leaving, the helper's part is over (the job done, or
+        dropped if the write failed): from then on this thread alone works on the game."""
+        if ahead is None:
+            yield None
+            return
+        try:
+            yield partial(self._helper.hand, ahead)
+        except BaseException:
+            ahead.drop()
+            raise
+        ahead.result()
 
     def _views(self, loaded: Loaded) -> list[View]:
         """The views of the game's subscribers, each once."""
@@ -992,15 +999,16 @@ class Table:
             command.request_id, True, loaded.record.id, row.seq, message=f"undone: {notation}"
         )
         game_id = loaded.record.id
-        with self._saving(game_id):
-            self._store.mark(game_id, [row.seq], "undone", f"undone by {command.source}",
-                             _request(command, reply))  # fmt: skip
-        self._kept = command.request_id
-        try:
+        try:  # in memory first: each view's state is built while the undo's COMMIT syncs
             loaded.take_back()
         except Exception:  # memory is no longer the log: rebuild it from the store
             self._reload(game_id)
             raise
+        ahead = Job(partial(self._parts, loaded, self._views(loaded)))
+        with self._meanwhile(ahead) as hand, self._saving(game_id):
+            self._store.mark(game_id, [row.seq], "undone", f"undone by {command.source}",
+                             _request(command, reply), hand)  # fmt: skip
+        self._kept = command.request_id
         self._broadcast(
             loaded,
             "undone",
@@ -1009,6 +1017,7 @@ class Table:
                 "action": kind.shown(loaded.game, row.action, view),
                 "played": kind.told(loaded.game, row.action, view),
             },
+            parts=ahead.result(),
         )  # fmt: skip
         return reply
 

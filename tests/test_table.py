@@ -300,8 +300,8 @@ def test_the_next_state_is_built_while_the_commit_waits_for_the_disk(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """sqlite3 lets go of the interpreter lock while a COMMIT waits for the disk: the state
-    each view is told after a command is built by the Table's helper in that time, not after
-    it, and is the snapshot the view reads."""
+    each view is told after an action or an undo is built by the Table's helper in that time,
+    not after it, and is the snapshot the view reads."""
     table = started_table(tmp_path / "games.db")
     try:
         game = new_game(table)
@@ -326,12 +326,12 @@ def test_the_next_state_is_built_while_the_commit_waits_for_the_disk(
         monkeypatch.setattr(table, "_parts", parts)
         table.read(lambda: table._store.db.set_trace_callback(slow_disk))
         committed = []
-        for _ in range(3):
-            engine_game = mirror(table, game)
-            if engine_game.is_chance():
-                assert intent(table, game, "draw").accepted
+        move = first(mirror(table, game), "move")
+        for command in ("move", "undo", "move"):  # an action, and an undo
+            if command == "move":
+                assert act(table, game, move, seat=0).accepted
             else:
-                assert act(table, game, engine_game.legal_actions()[0], engine_game.actor).accepted
+                assert intent(table, game, "undo", seat=0).accepted
             committed.append(table.read(lambda: table._store._commits))
         # Each built by the helper before its command's COMMIT had returned.
         assert built == [("table-meanwhile", n - 1) for n in committed]
