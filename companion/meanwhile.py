@@ -26,7 +26,9 @@ class Job(Generic[T]):
     def __init__(self, work: Callable[[], T]) -> None:
         self._work = work
         self._begun = threading.Lock()
-        self._done = threading.Event()
+        self._done = threading.Lock()
+        """Held until the work is done (a lock: an Event costs a command more to make and set)."""
+        self._done.acquire()
         self._value: T | None = None
         self._error: BaseException | None = None
 
@@ -39,14 +41,14 @@ class Job(Generic[T]):
         except BaseException as e:  # handed to whoever takes the result
             self._error = e
         finally:
-            self._done.set()
+            self._done.release()
         return True
 
     def result(self) -> T:
         """The work's result: done here and now unless another thread began it (then waited
         for)."""
         if not self.run():
-            self._done.wait()
+            self._wait()
         if self._error is not None:
             raise self._error
         return cast(T, self._value)
@@ -54,7 +56,11 @@ class Job(Generic[T]):
     def drop(self) -> None:
         """The result is not wanted: the work is never begun from now, or waited for."""
         if not self._begun.acquire(blocking=False):
-            self._done.wait()
+            self._wait()
+
+    def _wait(self) -> None:
+        with self._done:  # released once the work is done: taken and given back at once
+            pass
 
 
 class Helper:
