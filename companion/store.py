@@ -18,7 +18,7 @@ import os
 import shutil
 import sqlite3
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
@@ -327,7 +327,12 @@ class Store:
         self._copies = [None, None]
 
     @contextmanager
-    def transaction(self) -> Iterator[sqlite3.Connection]:
+    def transaction(
+        self, meanwhile: Callable[[], object] | None = None
+    ) -> Iterator[sqlite3.Connection]:
+        """One transaction. `meanwhile` is called just before its COMMIT: work it hands to
+        another thread runs while this one waits for the disk (sqlite3 lets go of the
+        interpreter lock during the COMMIT's fsync)."""
         self.db.execute("BEGIN IMMEDIATE")
         try:
             yield self.db
@@ -335,6 +340,8 @@ class Store:
             self._tails.clear()  # they may hold rows that are not stored after all
             self.db.execute("ROLLBACK")
             raise
+        if meanwhile is not None:
+            meanwhile()
         try:
             self.db.execute("COMMIT")
         except BaseException:
@@ -422,6 +429,7 @@ class Store:
         at: float,
         outcome: dict[str, Any] | None = None,
         request: Request | None = None,
+        meanwhile: Callable[[], object] | None = None,
     ) -> list[int]:
         """Store accepted actions (each ``(action, source, seat, request_id, note)``) at the end of the
         game's log in one transaction — a command and the draws it brings, one ``fsync`` —; return
@@ -429,8 +437,8 @@ class Store:
 
         `outcome`: the last action ended the game; its result is recorded in the same
         transaction, so that a crash cannot leave a game over by its log but in play by its
-        record."""
-        with self.transaction() as db:
+        record. `meanwhile`: as for `transaction`."""
+        with self.transaction(meanwhile) as db:
             seq = self._next_seq(game_id)
             ord_ = self._tail(game_id).ord + 1
             last: tuple[int, str] | None = None
@@ -528,12 +536,13 @@ class Store:
 
     def mark(
         self, game_id: int, seqs: list[int], status: str, note: str | None,
-        request: Request | None = None,
+        request: Request | None = None, meanwhile: Callable[[], object] | None = None,
     ) -> None:  # fmt: skip
         """Set the status of these actions (undone or superseded); the rows stay. `request`:
-        the command that did it, kept in the same transaction."""
+        the command that did it, kept in the same transaction; `meanwhile`: as for
+        `transaction`."""
         assert status in STATUSES
-        with self.transaction() as db:
+        with self.transaction(meanwhile) as db:
             db.executemany(
                 "UPDATE actions SET status = ?, note = ? WHERE game_id = ? AND seq = ?",
                 [(status, note, game_id, seq) for seq in seqs],

@@ -20,6 +20,7 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass, field, replace
+from functools import partial
 from pathlib import Path
 from typing import Any, cast
 
@@ -45,6 +46,7 @@ from .kinds import (
     views_of,
 )
 from .kinds import choices as survive_choices
+from .meanwhile import Helper, Job
 from .proposals import CAMERA_ONLY_PROPOSES, Proposals, last
 from .refusals import Refused, Stale, UnknownGame
 from .store import GameRecord, Request, Row, Store, StoreError
@@ -195,6 +197,8 @@ class Table:
         self._commanded = 0.0
         """When the Table last took a command (its quiet work waits for `QUIET` after it)."""
         self._thread: threading.Thread | None = None
+        self._helper = Helper("table-meanwhile")
+        """Builds what the Table tells next while a command's COMMIT waits for the disk."""
         self._stopped = False
         self._kept = ""
         """The request id whose reply the last write kept with what it stored."""
@@ -211,6 +215,7 @@ class Table:
         self.status["storage"] = storage_status(self._store.path)
         self._stopped = False
         self._thread = threading.Thread(target=self._run, name="table", daemon=True)
+        self._helper.start()
         self._thread.start()
 
     def stop(self) -> None:
@@ -219,6 +224,7 @@ class Table:
             self._queue.put(None)
             self._thread.join(timeout=10)
             self._thread = None
+            self._helper.stop()
 
     @property
     def alive(self) -> bool:
@@ -504,11 +510,13 @@ class Table:
     def _snapshot(self, loaded: Loaded, view: View) -> dict[str, Any]:
         return self._snapshots(loaded, [view])[view]
 
-    def _snapshots(self, loaded: Loaded, views: list[View]) -> dict[View, dict[str, Any]]:
+    def _snapshots(
+        self, loaded: Loaded, views: list[View], parts: dict[View, dict[str, Any]] | None = None
+    ) -> dict[View, dict[str, Any]]:
         """The game as each of `views` may see it, with what the table knows around it; what
-        they see alike is built once and shared (read-only)."""
+        they see alike is built once and shared (read-only). `parts`: `_parts`, built already."""
         record = loaded.record
-        states = views_of(loaded.game, [engine_view(v) for v in views], loaded.shown)
+        parts = self._parts(loaded, views) if parts is None else parts
         common = {
             "game": record.id,
             "kind": record.kind,
@@ -522,11 +530,17 @@ class Table:
             "camera": self.proposals.to_json(loaded),
             "bot_move": self._bot_json(loaded),
         }
-        choices = KINDS[record.kind].choices
+        return {view: {**common, **parts[view]} for view in views}
+
+    def _parts(self, loaded: Loaded, views: list[View]) -> dict[View, dict[str, Any]]:
+        """What of each view's snapshot the game in memory alone decides: the state as it may
+        see it, its choices, what it tells for a bot seat. The costly part: after a command it
+        is built while the COMMIT waits for the disk (`_commit`)."""
+        states = views_of(loaded.game, [engine_view(v) for v in views], loaded.shown)
+        choices = KINDS[loaded.record.kind].choices
         told = self._told_for_bot(loaded)
         return {
             view: {
-                **common,
                 "state": states[engine_view(view)],
                 **choices(loaded.game, view),
                 **(told if isinstance(view, int) and view != told.get("for_bot") else {}),
@@ -670,26 +684,31 @@ class Table:
             request = _request(
                 command, Reply(command.request_id, True, loaded.record.id, None, seen)
             )
-        seqs = self._commit(loaded, [done, *self._draws(loaded)], request)
-        if tell_state:
-            self._tell_state(loaded)
+        # The new state each view is told is built while the COMMIT waits for the disk.
+        ahead = Job(partial(self._parts, loaded, self._views(loaded))) if tell_state else None
+        seqs = self._commit(loaded, [done, *self._draws(loaded)], request, ahead)
+        if ahead is not None:
+            self._tell_state(loaded, ahead.result())
         return Reply(command.request_id, True, loaded.record.id, seqs[0], seen)
 
     def _commit(
-        self, loaded: Loaded, done: list[Done], request: Request | None = None
-    ) -> list[int]:
+        self, loaded: Loaded, done: list[Done], request: Request | None = None,
+        ahead: Job[Any] | None = None,
+    ) -> list[int]:  # fmt: skip
         """The one way an action reaches the log: store `done` (already applied to the game in
         memory) in one transaction, with the `request` that made them, and only then publish
         their events, in order. If storing fails nothing is told, the game is rebuilt from
-        what the store holds, and Refused."""
+        what the store holds, and Refused. `ahead`: work on the game in memory that the helper
+        may do while the COMMIT waits for the disk; it is done (or dropped) before anything
+        else here."""
         if not done:
             return []
         game_id = loaded.record.id
         at = self.clock()
         outcome = loaded.game.result() if loaded.game.over else None
         rows = [(d.action, d.source, d.seat, d.request_id or None, d.note) for d in done]
-        with self._saving(game_id):
-            seqs = self._store.append_all(game_id, rows, at, outcome, request)
+        with self._meanwhile(ahead) as hand, self._saving(game_id):
+            seqs = self._store.append_all(game_id, rows, at, outcome, request, hand)
         self._kept = request[0] if request else ""
         if outcome is not None:
             loaded.record = replace(loaded.record, ended_at=at, outcome=outcome)
@@ -698,6 +717,25 @@ class Table:
             loaded.push(Row(seq, seq, d.action, d.source, d.seat, at, "ok", d.note), d.events)
             self._publish(loaded, d.events, first)
         return seqs
+
+    @contextlib.contextmanager
+    def _meanwhile(self, ahead: Job[Any] | None) -> Iterator[Callable[[], None] | None]:
+        """Around a write to the store: what hands `ahead` to the helper just before the
+        COMMIT (None without `ahead`). On leaving, the helper's part is over (the job done, or
+        dropped if the write failed): from then on this thread alone works on the game."""
+        if ahead is None:
+            yield None
+            return
+        try:
+            yield partial(self._helper.hand, ahead)
+        except BaseException:
+            ahead.drop()
+            raise
+        ahead.result()
+
+    def _views(self, loaded: Loaded) -> list[View]:
+        """The views of the game's subscribers, each once."""
+        return list(dict.fromkeys(sub.view for sub in self._following(loaded.record.id)))
 
     def _following(self, game_id: int) -> list[Subscriber]:
         return [
@@ -731,9 +769,10 @@ class Table:
             for event in told[sub.view]:
                 self._tell(sub, event)
 
-    def _tell_state(self, loaded: Loaded) -> None:
-        """After a command: every viewer gets the game as it may see it now, with its choices."""
-        self._broadcast(loaded, "state")
+    def _tell_state(self, loaded: Loaded, parts: dict[View, dict[str, Any]] | None = None) -> None:
+        """After a command: every viewer gets the game as it may see it now, with its choices
+        (`parts`: what of it the game alone decides, `_parts`, if built already)."""
+        self._broadcast(loaded, "state", parts=parts)
 
     def _draws(self, loaded: Loaded) -> list[Done]:
         """Make, in memory, the table decisions the companion draws itself (a dealt tile's back,
@@ -761,16 +800,18 @@ class Table:
         kind: str,
         data: Callable[[View], dict[str, Any]] | None = None,
         snapshot: bool = True,
+        parts: dict[View, dict[str, Any]] | None = None,
     ) -> None:
         """A table event whose data depends on the viewer: `data`'s, then (`snapshot`) the
-        viewer's fresh snapshot. One Event per view, however many watch it."""
+        viewer's fresh snapshot (`parts`: as for `_snapshots`). One Event per view,
+        however many watch it."""
         game_id = loaded.record.id
         seq = loaded.events
         loaded.events += 1
         self.told += 1
         following = self._following(game_id)
         views = list(dict.fromkeys(sub.view for sub in following))
-        snapshots = self._snapshots(loaded, views) if snapshot and views else {}
+        snapshots = self._snapshots(loaded, views, parts) if snapshot and views else {}
         made: dict[View, Event] = {}
         for view in views:
             if data is None:  # the snapshot alone, as built (not copied again)
@@ -958,15 +999,16 @@ class Table:
             command.request_id, True, loaded.record.id, row.seq, message=f"undone: {notation}"
         )
         game_id = loaded.record.id
-        with self._saving(game_id):
-            self._store.mark(game_id, [row.seq], "undone", f"undone by {command.source}",
-                             _request(command, reply))  # fmt: skip
-        self._kept = command.request_id
-        try:
+        try:  # in memory first: each view's state is built while the undo's COMMIT syncs
             loaded.take_back()
         except Exception:  # memory is no longer the log: rebuild it from the store
             self._reload(game_id)
             raise
+        ahead = Job(partial(self._parts, loaded, self._views(loaded)))
+        with self._meanwhile(ahead) as hand, self._saving(game_id):
+            self._store.mark(game_id, [row.seq], "undone", f"undone by {command.source}",
+                             _request(command, reply), hand)  # fmt: skip
+        self._kept = command.request_id
         self._broadcast(
             loaded,
             "undone",
@@ -975,6 +1017,7 @@ class Table:
                 "action": kind.shown(loaded.game, row.action, view),
                 "played": kind.told(loaded.game, row.action, view),
             },
+            parts=ahead.result(),
         )  # fmt: skip
         return reply
 

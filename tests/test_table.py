@@ -296,6 +296,52 @@ def test_a_command_and_the_draw_it_brings_are_stored_in_one_transaction(
     assert calls == [len(added)]
 
 
+def test_the_next_state_is_built_while_the_commit_waits_for_the_disk(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """sqlite3 lets go of the interpreter lock while a COMMIT waits for the disk: the state
+    each view is told after an action or an undo is built by the Table's helper in that time,
+    not after it, and is the snapshot the view reads."""
+    table = started_table(tmp_path / "games.db")
+    try:
+        game = new_game(table)
+        play_setup(table, game)
+        told = follow(table, 0)
+        begun = threading.Event()
+
+        def slow_disk(statement: str) -> None:
+            # A disk slower to confirm a commit than a thread is to wake (up to 2 s).
+            if statement == "COMMIT":
+                begun.wait(2)
+                begun.clear()
+
+        built: list[tuple[str, int]] = []  # by which thread, after how many commits
+        real_parts = table._parts
+
+        def parts(*args: Any) -> Any:
+            built.append((threading.current_thread().name, table._store._commits))
+            begun.set()
+            return real_parts(*args)
+
+        monkeypatch.setattr(table, "_parts", parts)
+        table.read(lambda: table._store.db.set_trace_callback(slow_disk))
+        committed = []
+        move = first(mirror(table, game), "move")
+        for command in ("move", "undo", "move"):  # an action, and an undo
+            if command == "move":
+                assert act(table, game, move, seat=0).accepted
+            else:
+                assert intent(table, game, "undo", seat=0).accepted
+            committed.append(table.read(lambda: table._store._commits))
+        # Each built by the helper before its command's COMMIT had returned.
+        assert built == [("table-meanwhile", n - 1) for n in committed]
+        last = [e for e in told if e.kind == "state"][-1]
+        monkeypatch.undo()
+        assert last.data == table.snapshot(game, 0)
+    finally:
+        close(table)
+
+
 def test_a_seed_too_large_to_store_is_refused(table: Table) -> None:
     reply = table.call(Command("cli", intent="new_game", args={"players": [{}, {}], "seed": 2**63}))
     assert not reply.accepted and "seed" in reply.message

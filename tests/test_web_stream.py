@@ -13,9 +13,11 @@ from flask import Flask
 from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
 
+from companion.commands import Command, Event
 from companion.engine import notation
-from companion.table import Table
+from companion.table import Subscriber, Table
 from companion.web import create_app, end_streams
+from companion.web import stream as sse_stream
 from tests.playing import PLAYERS, first, mirror, play_setup
 from tests.web_support import Stream, phone, served, table_config, wait_for
 
@@ -258,3 +260,33 @@ def test_a_phone_that_leaves_is_unsubscribed(table: Table, game: int) -> None:
         gone.close()  # the phone leaves; the server notices at its next ping
         wait_for(lambda: subscribers(table) == 0, 5, "the stream of a phone that left")
         assert app.extensions["companion.streams"].count() == 0
+
+
+def test_what_the_views_of_one_telling_share_is_written_once(
+    table: Table, game: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """After a command each view gets its own state, but the island, the pieces, the boats
+    are the same objects in all of them: each is written to JSON once for every view, and
+    each view's bytes are still what `json.dumps` makes of its own state."""
+    told: dict[Any, list[Event]] = {view: [] for view in (0, 1, 2, "spectator", "referee")}
+    for view, box in told.items():
+        table.subscribe(Subscriber(None, view, box.append))
+    move = first(mirror(table, game), "move")
+    assert table.call(Command("cli", 0, "", game, action=list(move))).accepted
+    states = [[e for e in box if e.kind == "state"][-1] for box in told.values()]
+    written: list[int] = []
+    real_write = sse_stream._WRITE
+
+    def counted(value: Any, level: int) -> Any:
+        written.append(id(value))
+        return real_write(value, level)
+
+    monkeypatch.setattr(sse_stream, "_WRITE", counted)
+    for event in states:
+        body = json.dumps(event.data, separators=(",", ":"), ensure_ascii=False)
+        assert (
+            sse_stream.frame(event) == f"event: state\nid: {event.seq}\ndata: {body}\n\n".encode()
+        )
+    island = states[0].data["state"]["tiles"]
+    assert all(e.data["state"]["tiles"] is island for e in states)  # one object for all
+    assert written.count(id(island)) == 1

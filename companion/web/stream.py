@@ -90,7 +90,9 @@ CHECK = 1.0
 class Slot:
     """One open stream: its queue, and whom it serves."""
 
-    inbox: queue.Queue[Any]
+    inbox: queue.SimpleQueue[Any]
+    """What the stream is to send (C's queue: the Table's thread puts each event on one queue
+    per stream, and a Python queue cost it more than the rest of the telling)."""
     address: str
     phone: str | None
     rank: int
@@ -157,7 +159,7 @@ class Streams:
                     return None
             if len(live) >= self.limit and not make_room(live):
                 return None
-            slot = Slot(queue.Queue(maxsize=BACKLOG + 1), address, phone, rank, seat, shows)
+            slot = Slot(queue.SimpleQueue(), address, phone, rank, seat, shows)
             self._open = [*live, slot]
         for gone in ended:
             _put(gone.inbox, _MADE_ROOM)
@@ -190,9 +192,9 @@ class Streams:
             _put(slot.inbox, _END)
 
 
-def _put(inbox: queue.Queue[Any], item: Any) -> None:
-    with contextlib.suppress(queue.Full):  # a full inbox already ends its stream
-        inbox.put_nowait(item)
+def _put(inbox: queue.SimpleQueue[Any], item: Any) -> None:
+    if inbox.qsize() <= BACKLOG:  # a full inbox already ends its stream
+        inbox.put(item)
 
 
 def streams() -> Streams:
@@ -200,24 +202,89 @@ def streams() -> Streams:
     return result
 
 
-def sse(kind: str, data: Any, seq: int | None = None, retry: int | None = None) -> bytes:
-    """One event in the text/event-stream format; the JSON stays on one line."""
+_STRING = json.encoder.encode_basestring
+_WRITE = json.encoder.c_make_encoder(  # type: ignore[attr-defined]
+    None, json.JSONEncoder().default, _STRING, None, ":", ",", False, False, True
+)
+
+
+def _one_line(value: Any) -> str:
+    """`value` as JSON on one line (as ``json.dumps(value, separators=(",", ":"),
+    ensure_ascii=False)`` writes it), by the encoder's C part made once: `json.dumps` makes it
+    again at every call, which costs more than writing a small piece."""
+    if type(value) is str:
+        return _STRING(value)
+    return "".join(_WRITE(value, 0))
+
+
+def sse(
+    kind: str, data: Any, seq: int | None = None, retry: int | None = None, body: str | None = None
+) -> bytes:
+    """One event in the text/event-stream format; the JSON (`body`, if made already) stays on
+    one line."""
     head = f"retry: {retry}\n" if retry is not None else ""
     head += f"event: {kind}\n"
     if seq is not None and seq >= 0:
         head += f"id: {seq}\n"
-    body = json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+    body = _one_line(data) if body is None else body
     return f"{head}data: {body}\n\n".encode()
 
 
 def frame(event: Event) -> bytes:
     """`event` in the stream's format, encoded once however many streams send it: the Table
-    hands every subscriber of a view the same Event, so phones of one view share the bytes."""
+    hands every subscriber of a view the same Event, so phones of one view share the bytes;
+    and what the views of one telling share is encoded once for all of them (`_Pieces`)."""
     encoded: bytes | None = event.__dict__.get("_frame")
     if encoded is None:  # two streams may both encode it: the same bytes, no harm
-        encoded = sse(event.kind, event.data, event.seq)
+        body = _Pieces.of(event.game, event.seq).json(event.data)
+        encoded = sse(event.kind, event.data, event.seq, body=body)
         object.__setattr__(event, "_frame", encoded)  # a cache, not a field: Event stays frozen
     return encoded
+
+
+class _Pieces:
+    """The JSON of the lists and dicts in the events of one telling (a game's event number),
+    by identity. The Table tells each view its own Event, but what the views see alike (the
+    island, the pieces, the boats, the legal moves...) is the same objects in all of them, and
+    read-only: encoded once, not once per view (a snapshot's JSON is most of a stream's work).
+    Only the latest telling's are kept; a stream behind the others starts them afresh, which
+    costs it the sharing, never the right bytes (each piece is kept with its object, so that
+    its identity is not taken by another while it is)."""
+
+    _latest: _Pieces | None = None
+
+    def __init__(self, telling: tuple[int, int]) -> None:
+        self.telling = telling
+        self._json: dict[int, tuple[Any, str]] = {}
+
+    @classmethod
+    def of(cls, game: int, seq: int) -> _Pieces:
+        latest = cls._latest  # read once: other streams' threads replace it
+        if latest is None or latest.telling != (game, seq):
+            latest = cls._latest = cls((game, seq))
+        return latest
+
+    def json(self, value: Any, depth: int = 2) -> str:
+        """`value` as `_one_line` writes it: in the dicts of its first `depth` levels, each list or
+        dict written once; what lies between them (numbers, words, None) a run at a time."""
+        if not (depth and type(value) is dict and all(type(k) is str for k in value)):
+            return _one_line(value)
+        parts: list[str] = []
+        run: dict[str, Any] = {}
+        for key, item in value.items():
+            if not isinstance(item, (dict, list)) or not item:
+                run[key] = item
+                continue
+            if run:
+                parts.append(_one_line(run)[1:-1])
+                run = {}
+            kept = self._json.get(id(item))
+            if kept is None:
+                kept = self._json[id(item)] = (item, self.json(item, depth - 1))
+            parts.append(f"{_STRING(key)}:{kept[1]}")
+        if run:
+            parts.append(_one_line(run)[1:-1])
+        return f"{{{','.join(parts)}}}"
 
 
 @bp.get("/games/<int:game_id>/stream")
@@ -267,10 +334,10 @@ def _open(game_id: int | None, view: View, following: bool) -> Response:
 
     def deliver(event: Event) -> None:
         # On the Table's thread: hand the event on, never wait.
-        try:
-            inbox.put_nowait(event)
-        except queue.Full:
+        if inbox.qsize() > BACKLOG:
             lagging.set()
+        else:
+            inbox.put(event)
 
     subscriber = Subscriber(None if following else game_id, view, deliver)
     closed = threading.Lock()
@@ -341,7 +408,7 @@ def _snapshot(table: Table, game_id: int | None, view: View) -> dict[str, Any]:
 
 
 def _events(
-    inbox: queue.Queue[Any],
+    inbox: queue.SimpleQueue[Any],
     lagging: threading.Event,
     snapshot: dict[str, Any],
     view: View,
