@@ -62,3 +62,26 @@ def over_marker(marker: object, margin: float = 0.3) -> list[tuple[float, float]
         (marker.x + h, marker.y + h),
         (marker.x - h, marker.y + h),
     ]
+
+
+def reprinted(shot: synth.Shot, marker: object, cells: np.ndarray) -> np.ndarray:
+    """The grey photo with `marker`'s 4x4 inner `cells` (1 white, 0 black) painted over its
+    own, in the photo's own black and white: a print smudged, or another one laid there."""
+    import cv2
+
+    from companion.vision.markers import Marker
+    from companion.vision.register import project
+
+    assert isinstance(marker, Marker)
+    gray = cv2.cvtColor(shot.image, cv2.COLOR_BGR2GRAY)
+    cell = marker.size / 6
+    h = np.array(shot.truth.homography)
+    for (r, c), white in np.ndenumerate(cells):
+        left = marker.x - marker.size / 2 + (c + 1) * cell  # inside the black border
+        top = marker.y - marker.size / 2 + (r + 1) * cell
+        square = np.array(
+            [[left, top], [left + cell, top], [left + cell, top + cell], [left, top + cell]]
+        )
+        quad = np.round(project(h, square)).astype(np.int32)
+        cv2.fillConvexPoly(gray, quad, 200 if white else 40)
+    return gray

@@ -11,6 +11,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 
 class MarkersError(Exception):
     """The markers file is missing or wrong; the message names the key."""
@@ -58,6 +60,10 @@ class MarkerLayout:
 
     def by_id(self) -> dict[int, Marker]:
         return {m.id: m for m in self.markers}
+
+    def board(self) -> dict[int, np.ndarray]:
+        """Every marker's corners (`Marker.corners`) as a (4, 2) array, by id."""
+        return {m.id: np.array(m.corners(), np.float64) for m in self.markers}
 
     def quiet_zone(self, marker: Marker) -> float:
         """The white margin's width in hex units (a 4x4 marker is 6 cells wide)."""

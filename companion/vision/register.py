@@ -163,8 +163,8 @@ def _shift(h: np.ndarray, board: np.ndarray, image: np.ndarray) -> float:
 
 def find(gray: np.ndarray, layout: MarkerLayout, detector: MarkerDetector) -> dict[int, np.ndarray]:
     """The layout's markers found in a grey frame: id → (4, 2) corners as photographed."""
-    corners, ids = detector.detect(gray)
     known = layout.by_id()
+    corners, ids = detector.detect(gray, layout.board())
     found: dict[int, np.ndarray] = {}
     for c, i in zip(corners, ids, strict=True):
         if i in known and i not in found:  # a second copy of an id is a stray print: ignore it
@@ -267,7 +267,7 @@ def fit_found(
     if lens is not None and found:
         ids = list(found)  # all the markers' corners through the lens at once
         found = dict(zip(ids, lens.undistort(np.array([found[i] for i in ids])), strict=True))
-    laid = {m.id: np.array(m.corners(), np.float64) for m in layout.markers}
+    laid = layout.board()
     if measured is not None:
         laid.update(measured.corners)
     used = tuple(sorted(found))
@@ -284,9 +284,14 @@ def fit_found(
     if first.ok or len(first.markers) == len(used) or first.homography is not None:
         return first
     # Dropping a marker that missed left the board less pinned than keeping it would: in a
-    # noisy frame all markers miss alike, and one that misses a little more is no misread.
-    kept = _fit_markers(found, laid, list(used), len(used), max_error, max_shift, seen, lens)
-    return kept if kept.ok else first
+    # noisy frame all markers miss alike, and one that misses a little more is no misread
+    # (small far markers of a 640x480 frame miss most). The markers dropped are taken back,
+    # the last dropped first, until a fit passes: each leaves off one drop fewer.
+    for keep in range(len(first.markers) + 1, len(used) + 1):
+        kept = _fit_markers(found, laid, list(used), keep, max_error, max_shift, seen, lens)
+        if kept.ok:
+            return kept
+    return first
 
 
 STILL = 0.06
