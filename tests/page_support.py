@@ -30,7 +30,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from companion import config
 from companion.commands import Command
-from companion.engine import Game, Rules, replay
+from companion.engine import Game, Rules
 from companion.store import Store
 from companion.table import Table
 from companion.web import create_app, end_streams
@@ -83,6 +83,7 @@ class Live:
     table: Table
     app: Flask
     pin: str = PIN
+    _mirrors: dict[int, tuple[Game, list[tuple[int, Any]]]] = field(default_factory=dict)
 
     def drop_streams(self) -> None:
         """End every open event stream, as a Wi-Fi drop or a restart would; phones reconnect."""
@@ -103,13 +104,20 @@ class Live:
         return reply.game
 
     def mirror(self, game_id: int) -> Game:
-        """The engine's game replayed from the store: for setting scenes, never for the page."""
+        """The engine's game replayed from the store: for setting scenes, never for the page.
+        Only the actions stored since the last call are applied (a whole replay at every step
+        of a long game costs more than the step); a copy, the caller's to change."""
         table = self.table
         record, rows = table.read(lambda: (table._store.game(game_id), table._store.log(game_id)))
-        return replay(
-            Rules.from_json(record.rules), len(record.players), record.seed, record.mode,
-            [r.action for r in rows],
-        )  # fmt: skip
+        log = [(r.seq, r.action) for r in rows]
+        game, done = self._mirrors.get(game_id, (None, []))
+        if game is None or log[: len(done)] != done:  # new, or something undone or corrected
+            rules = Rules.from_json(record.rules)
+            game, done = Game.new(rules, len(record.players), record.seed, record.mode), []
+        for _, action in log[len(done) :]:
+            game.apply(action)
+        self._mirrors[game_id] = (game, log)
+        return game.copy()
 
     def play(self, game_id: int, action: list[Any] | tuple[Any, ...]) -> Game:
         """Send one action from the seat that would send it; the game as it is after."""
