@@ -23,7 +23,7 @@ from playwright.sync_api import Browser
 from companion.bots.seat import BotSeats
 from companion.commands import Event
 from companion.table import Subscriber
-from tests.page_support import TALL, Live, Phone, no_page_errors, no_small_targets, same_seq
+from tests.page_support import TALL, Live, Phone, no_page_errors, no_small_targets, same_looks
 from tests.test_page_axe import Audit
 from tests.test_page_game import decide
 
@@ -133,23 +133,25 @@ def test_two_bots_and_two_people_play_a_whole_game_through_the_page(
         decisions = 0
         deadline = time.monotonic() + BOTS_WAIT
         while decisions < LIMIT:
-            same_seq(phones)
-            if ana.phase == "over":
+            heard = len(told)
+            looks = same_looks(phones, live)
+            assert not [look.refusal for look in looks if look.refusal], looks
+            if looks[0].phase == "over":
                 break
-            deciding = [p for p in phones if p.mine]
+            deciding = [(p, look) for p, look in zip(phones, looks, strict=True) if look.mine]
             if not deciding:  # a bot's turn: its thread decides and the stream brings it
-                assert time.monotonic() < deadline, "the bots stopped deciding"
-                time.sleep(0.05)
+                while len(told) == heard:
+                    assert time.monotonic() < deadline, "the bots stopped deciding"
+                    time.sleep(0.01)
                 continue
             deadline = time.monotonic() + BOTS_WAIT
             decisions += 1
-            phone = deciding[0]
+            phone, look = deciding[0]
             if phone is ana and not suggested:
                 suggested = True
                 suggest(ana, cy)
                 continue
-            decide(phone, moved)
-            assert not phone.page.locator(".refusal").count(), phone.page.inner_text(".refusal")
+            decide(phone, moved, look)
         else:
             pytest.fail(f"no end after {LIMIT} decisions")
     finally:

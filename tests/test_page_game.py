@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Browser
 
-from tests.page_support import Live, Phone, no_page_errors, no_small_targets, same_seq
+from tests.page_support import Live, Look, Phone, no_page_errors, no_small_targets, same_looks
 
 pytest_plugins = ["tests.page_fixtures"]
 pytestmark = pytest.mark.page
@@ -54,28 +54,27 @@ SHOTS = {
 }
 
 
-def decide(phone: Phone, moved: set[int]) -> None:
-    """The first thing this phone may do, found on the page; one movement per turn."""
-    page = phone.page
-    phase = phone.phase
-    if phone.choose_first_if_asked():
+def decide(phone: Phone, moved: set[int], look: Look | None = None) -> None:
+    """The first thing this phone may do, found on the page (what it shows: `look`, if just
+    read); one movement per turn."""
+    look = look or phone.look()
+    phase = look.phase
+    if phone.choose_first_if_asked(look):
         return
     if phase == "roll":
         phone.tap("[data-intent=roll]")
     elif phase in ("defence", "tile"):
         phone.tap("[data-action=done]")
     elif phase == "move":
-        points = int(page.get_attribute("[data-points]", "data-points") or 0)
-        turn = phone.seq
-        if points == 3 and turn not in moved and phone.move_piece():
+        if look.points == 3 and look.seq not in moved and phone.move_piece(look):
             moved.add(phone.seq)
         else:
             phone.tap("[data-action=done]")
     elif phase == "creature":
-        if not phone.move_piece():
+        if not phone.move_piece(look):
             phone.tap("[data-action=done]")
-    elif page.locator("[data-target]").count() or page.locator("[data-source]").count():
-        phone.move_piece()
+    elif look.targets or look.sources:
+        phone.move_piece(look)
     else:
         phone.tap("[data-action=done]")
 
@@ -92,13 +91,14 @@ def test_a_whole_game_from_setup_to_the_volcano(browser: Browser, live: Live) ->
     photographed: set[str] = set()
     moved: set[int] = set()
     for _ in range(LIMIT):
-        same_seq(phones)
-        if ben.phase == "over":
+        looks = same_looks(phones, live)
+        assert not [look.refusal for look in looks if look.refusal], looks
+        if looks[0].phase == "over":
             break
-        deciding = [p for p in phones if p.mine]
-        assert len(deciding) == 1, [(p.name, p.phase, p.mine) for p in phones]
-        phone = deciding[0]
-        shot = SHOTS.get(phone.phase)
+        deciding = [(p, look) for p, look in zip(phones, looks, strict=True) if look.mine]
+        assert len(deciding) == 1, looks
+        phone, look = deciding[0]
+        shot = SHOTS.get(look.phase)
         if shot and shot not in photographed:
             photographed.add(shot)
             phone.shot(shot)
@@ -109,8 +109,8 @@ def test_a_whole_game_from_setup_to_the_volcano(browser: Browser, live: Live) ->
             phone.shot("board-far")
             phone.page.click("svg[data-zoom-in]")
             phone.page.wait_for_selector("[data-zoom=far]")
-        decide(phone, moved)
-        assert not phone.page.locator(".refusal").count(), phone.page.inner_text(".refusal")
+            look = phone.look()
+        decide(phone, moved, look)
     else:
         pytest.fail(f"no end after {LIMIT} decisions")
 

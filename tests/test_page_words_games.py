@@ -16,7 +16,7 @@ from playwright.sync_api import Browser
 
 from companion.commands import Command
 from companion.engine import Game, Rules
-from tests.page_support import TALL, Live, Phone, no_page_errors, same_seq, seated
+from tests.page_support import TALL, Live, Phone, no_page_errors, same_looks, same_seq, seated
 from tests.test_page_game import decide
 from tests.words_support import check, speak
 
@@ -67,7 +67,7 @@ def play_checked(
     game = Game.new(Rules.from_json(record.rules), len(record.players), record.seed, record.mode)
     done = 0
     for step in range(LIMIT):
-        same_seq(phones)
+        looks = same_looks(phones, live)
         for phone in phones:
             check(phone.page, f"{phone.name} at step {step}")
             if phone not in tappers.values() and phone.page.locator(".points").count():
@@ -88,10 +88,10 @@ def play_checked(
             if tell_on_page(phone, game):
                 tapped += 1
                 continue
-        elif phone is not None and phone.mine:
-            before = phone.seq
-            decide(phone, moved)
-            if phone.seq != before or phone.page.locator("#sheet:not([hidden])").count():
+        elif phone is not None and (look := looks[phones.index(phone)]).mine:
+            decide(phone, moved, look)
+            after = phone.look()
+            if after.seq != look.seq or after.sheet:
                 tapped += 1
                 continue
         if game.is_chance():
@@ -242,7 +242,7 @@ def test_a_flotilla_game_played_by_taps_in_spanish_and_french(browser: Browser, 
     page = ana.page
     dived = False
     for step in range(200):
-        same_seq([ana, ben])
+        same_seq([ana, ben], live)
         for phone in (ana, ben):
             check(phone.page, f"{phone.name} at step {step}", notation=False)  # tiles: "A7"
         state = live.table.snapshot(game_id, "referee")["state"]

@@ -35,7 +35,7 @@ from companion.voice.announcer import Announcer
 from companion.voice.words import Announcement
 from companion.web import create_app, end_streams
 from companion.web.serving import end_server
-from tests.page_support import ARTIFACTS, PIN, SECRET, Live, Phone
+from tests.page_support import ARTIFACTS, PIN, SECRET, Live, Phone, until
 from tests.test_web_hidden import DIGITAL, PHYSICAL, SEED, Scenario, two_games
 from tests.web_support import self_drawn, sender
 
@@ -55,6 +55,8 @@ const speak = window.speechSynthesis.speak.bind(window.speechSynthesis);
 window.speechSynthesis.speak = (u) => { window.__spoken.push({text: u.text, lang: u.lang}); speak(u); };
 """
 LAND_ON_SCREEN = "document.querySelectorAll('svg.board g.hex.land').length"
+SHOWS = f"""([seq, land]) => document.body.dataset.seq === String(seq)
+  && (land === null || {LAND_ON_SCREEN} === land)"""
 
 
 @dataclass
@@ -88,10 +90,7 @@ class Screen:
 
     def shows(self, seq: int, land: int | None) -> None:
         """Wait until the screen shows the state numbered `seq` (with `land` tiles drawn)."""
-        check = f"document.body.dataset.seq === '{seq}'"
-        if land is not None:
-            check += f" && {LAND_ON_SCREEN} === {land}"
-        self.page.wait_for_function(check, timeout=5_000)
+        until(self.page, SHOWS, [seq, land], 5, f"the {self.name} screen at {seq}, {land} land")
 
     def shot(self, name: str) -> None:
         ARTIFACTS.mkdir(exist_ok=True)
@@ -135,6 +134,9 @@ def served(folder: Path, lang: str) -> Iterator[tuple[Live, Announcer]]:
         yield Live(f"http://127.0.0.1:{server.effective_port}/", table, app), voice
     finally:
         end_streams(app)
+        # A screen whose voice is on holds a long poll for the next announcement (up to 25 s),
+        # which a mute ends: else the server's end waits 5 s for that thread.
+        voice.mute(True)
         end_server(server, thread)
         voice.stop()
         table.stop()
@@ -147,6 +149,12 @@ def seq_of(table: Table, game: int) -> int:
 
 def land_of(table: Table, game: int) -> int:
     return len(table.snapshot(game, SPECTATOR)["state"]["tiles"])
+
+
+def shown_of(table: Table, game: int) -> tuple[int, int]:
+    """What a screen must show now: the latest state's seq and its land tiles (one snapshot)."""
+    snapshot = table.snapshot(game, SPECTATOR)
+    return int(snapshot["seq"]), len(snapshot["state"]["tiles"])
 
 
 # -- whole games --------------------------------------------------------------------------------
@@ -295,12 +303,14 @@ def test_a_flotilla_game_shows_market_supply_countdown_and_end(
 # -- §9 by difference -------------------------------------------------------------------------
 
 
-# The screen's markup but the QR codes and address (each table is served on its own port).
-MARKUP = """() => {
+# The screen's markup but the QR codes and address (each table is served on its own port), once
+# it shows the state `seq` with `land` tiles drawn (one round trip: wait, then read).
+MARKUP = f"""(shown) => {{
+  if (!({SHOWS})(shown)) return null;
   const main = document.querySelector("main").cloneNode(true);
   for (const codes of main.querySelectorAll(".codes")) codes.remove();
   return main.innerHTML;
-}"""
+}}"""
 
 
 def without_moments(html: str) -> str:
@@ -337,21 +347,28 @@ def test_no_secret_reaches_the_table_screen(
             mirrors = [Game.new(scenario.rules, 4, SEED, scenario.mode) for _ in tables]
             referee_differed = False
             for n, pair in enumerate(zip(first, second, strict=True)):
-                for live, game, mirror, action, screen in zip(tables, games, mirrors, pair, screens, strict=True):  # fmt: skip
+                # Both tables are sent their action before either screen is waited for: the two
+                # screens draw at the same time.
+                sent = []
+                for live, game, mirror, action in zip(tables, games, mirrors, pair, strict=True):
                     drawn = self_drawn(mirror, scenario.mode, scenario.layout)
                     if not drawn:
                         command = Command("phone", sender(mirror), "", game, action=list(action))
-                        reply = live.table.call(command)
-                        assert reply.accepted, (action, reply.message)
+                        sent.append((live.table.submit(command), action))
                     mirror.apply(action)
-                    if not drawn:  # what the Table draws itself comes with the command before
-                        screen.shows(seq_of(live.table, game), land_of(live.table, game))
+                for reply, action in sent:
+                    assert reply.result(30).accepted, (action, reply.result().message)
                 if drawn:  # both tables drew it themselves: nothing new was sent
                     continue
-                seen = [without_moments(s.page.evaluate(MARKUP)) for s in screens]
+                # (what the Table draws itself comes with the command before)
+                seen = [
+                    without_moments(until(s.page, MARKUP, shown_of(live.table, game), 5, f"screen {i}"))
+                    for i, (live, game, s) in enumerate(zip(tables, games, screens, strict=True))
+                ]  # fmt: skip
                 assert seen[0] == seen[1], f"the screens differ after action {n}: {pair}"
-                views = [live.table.snapshot(g, REFEREE)["state"] for live, g in zip(tables, games, strict=True)]  # fmt: skip
-                referee_differed |= views[0] != views[1]
+                if not referee_differed:
+                    views = [live.table.snapshot(g, REFEREE)["state"] for live, g in zip(tables, games, strict=True)]  # fmt: skip
+                    referee_differed = views[0] != views[1]
             assert referee_differed, "the hidden facts never differed: the test is blind"
         finally:
             for screen in screens:
