@@ -365,6 +365,10 @@ class Daemon:
         if self.portal is not None:
             self.portal.stop()
             self.portal = None
+        if self.voice is not None:
+            # Before the server: a table screen's wait for news holds one of its threads.
+            self.voice.stop()
+            self.voice = None
         if self.server is not None:
             self.end_streams()  # open event streams hold threads: end them first
             # run() already shut the worker threads down when a signal ended it; this also
@@ -378,9 +382,6 @@ class Daemon:
         if self.camera is not None:
             self.camera.stop()
             self.camera = None
-        if self.voice is not None:
-            self.voice.stop()
-            self.voice = None
         if self.bots is not None:
             self.bots.stop()
             self.bots = None

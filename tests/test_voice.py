@@ -368,3 +368,26 @@ def test_the_narrator_ignores_the_secret_part_of_an_event_it_is_never_sent() -> 
     placed = {"person": "A1", "hex": "5.2", "value": 6}
     kept = {"seat": 0, "hex": "5.2", "terrain": "beach", "back": "whale"}
     assert narrator.narrate("placed", placed) == [] and narrator.narrate("kept", kept) == []
+
+
+def test_stopping_the_voice_ends_a_screens_wait_for_news(table: Table) -> None:
+    """A table screen asks for news with a wait of up to 25 s; the daemon stops its voice
+    before its server, which waits for the request's thread: a wait begun before the stop
+    ends at once, and one asked for after it does not begin."""
+    voice = Announcer(table, "en", "screen", "all")
+    voice.start()
+
+    def waiting() -> tuple[threading.Thread, list[object]]:
+        answers: list[object] = []
+        thread = threading.Thread(target=lambda: answers.append(voice.said(voice.last_id(), 20)))
+        thread.start()
+        return thread, answers
+
+    before, before_answers = waiting()
+    time.sleep(0.2)  # the screen is waiting
+    voice.stop()
+    after, after_answers = waiting()
+    for thread in (before, after):
+        thread.join(3)
+        assert not thread.is_alive()
+    assert before_answers == after_answers == [[]]

@@ -68,6 +68,8 @@ class Announcer:
         self._said: deque[dict[str, Any]] = deque(maxlen=kept)
         self._count = 0
         self._news = threading.Condition()
+        self._stopped = False
+        """Set by `stop`: a screen's wait for news (`said`) ends, so the server can stop."""
         self._subscriber = Subscriber(None, SPECTATOR, self._deliver)
         self._thread: threading.Thread | None = None
 
@@ -89,6 +91,9 @@ class Announcer:
         self.table.subscribe(self._subscriber)
 
     def stop(self) -> None:
+        with self._news:
+            self._stopped = True
+            self._news.notify_all()
         with contextlib.suppress(Refused, TimeoutError, RuntimeError):
             self.table.unsubscribe(self._subscriber)
         self._put(None)
@@ -153,10 +158,11 @@ class Announcer:
         """The screen's announcements numbered after `after`, waiting up to `wait` seconds
         for one when there is none yet."""
         with self._news:
-            if self._count <= after and wait > 0:
+            if self._count <= after and wait > 0 and not self._stopped:
                 muted = self.muted  # a mute or unmute ends the wait too: the screen says it
                 self._news.wait_for(
-                    lambda: self._count > after or self.muted != muted, timeout=wait
+                    lambda: self._count > after or self.muted != muted or self._stopped,
+                    timeout=wait,
                 )
             return [a for a in self._said if a["id"] > after]
 
