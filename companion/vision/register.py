@@ -261,9 +261,7 @@ def fit_found(
     of `size` (w, h); `seen`: the ids found in this very frame, when `found` holds more
     (`Steady`)."""
     known = layout.by_id()
-    lens = None if measured is None else measured.lens
-    if lens is not None:
-        lens = lens.for_size(size)
+    lens = None if measured is None or measured.lens is None else measured.lens.for_size(size)
     if lens is not None and found:
         ids = list(found)  # all the markers' corners through the lens at once
         found = dict(zip(ids, lens.undistort(np.array([found[i] for i in ids])), strict=True))
