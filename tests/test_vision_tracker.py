@@ -984,3 +984,32 @@ def test_sea_around_people_on_a_tile_in_a_lamps_reflection_does_not_name_it_sunk
     assert [tracker.observe(f) for f in at_rest] == [None] * 4
     verdicts = [v for v in (tracker.observe(f) for f in frames) if v is not None]
     assert [(v.kind, v.tile) for v in verdicts] == [("question", lit)]
+
+
+def blue_people(frames: list[np.ndarray], h: int) -> None:
+    """Paint people standing on hex `h`, those in the middle the blue of the sea beside it and
+    red ones around them: the hex reads as sea over less than half of its samples."""
+    registration = recogniser().register(frames[-1])
+    beside = min(geometry.PERMANENT_SEA, key=lambda s: apart(s, h))
+    x, y = registration.to_image(np.array([geometry.centre(beside)]))[0]
+    for radius, colour in ((0.6, (40, 40, 200)), (0.4, None)):
+        outline = registration.to_image(geometry.outline(*geometry.centre(h), radius))
+        for f in frames:
+            sea = f[int(y), int(x)].astype(int).tolist()
+            cv2.fillConvexPoly(f, np.round(outline).astype(np.int32), colour or sea)
+
+
+def test_people_the_seas_blue_on_a_tile_that_may_not_sink_are_no_board_differing() -> None:
+    """B-20's out of sync asks for plain sea: a tile that may not sink now under people the
+    blue of the sea reads as sea over less than half of it, and is still there (the board was
+    said to differ from the game at it)."""
+    tiles, _, _ = table()
+    kept = next(h for h in board.LAND if tiles[h] == "forest")
+    frames = photos(tiles, 4, seed=1)
+    blue_people(frames, kept)
+    seen = [recogniser().observe(f).hexes[kept] for f in frames]
+    assert all(v.label == "sea" and 0.3 < v.sea_share < 0.5 for v in seen)
+    tracker = Tracker(recogniser(), stable_frames=3)
+    tracker.recogniser.forget()
+    tracker.expect(land(tiles), synth.legal_sinks(tiles))
+    assert [tracker.observe(f) for f in frames] == [None] * len(frames)

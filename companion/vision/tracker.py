@@ -427,7 +427,16 @@ class Tracker:
         for h in rimmed if self._settled else []:
             if seen[_ROW[h]] < SEEN and 2 * self._rim_sea[_ROW[h]] > frames:
                 score[h] = (SURE + PLAIN) / 2
-        gone_elsewhere = [h for h in self.land - self.candidates if score[h] > PLAIN]
+        # Land that may not sink now is gone only where sea shows over most of the hex: sea
+        # read over less, beside what covers the rest, is people the sea's blue standing on
+        # the tile (three on a forest read as sea over a third to a half of it, and the
+        # board was said to differ), and a tile gone under a piece is no plain sea anyway.
+        share = self._sea_share / frames
+        gone_elsewhere = [
+            h
+            for h in self.land - self.candidates
+            if score[h] > PLAIN and share[_ROW[h]] > PIECE_SEA
+        ]
         sunk = set(geometry.LAND) - self.land
         # Sea seen where the game has it: plainly, around a piece on every frame, or along the
         # ring on most (a whale that named its sunk position by its ring, read as land later,
@@ -450,7 +459,7 @@ class Tracker:
         back = [
             h
             for h in sunk - self._overruled - self._sea_seen
-            if score[h] < -PLAIN and self._sea_share[_ROW[h]] / frames <= BACK_SEA
+            if score[h] < -PLAIN and share[_ROW[h]] <= BACK_SEA
         ]
         ranked = sorted(self.candidates, key=lambda h: (-score[h], h))
         clear_gone = [h for h in ranked if score[h] > PLAIN]
