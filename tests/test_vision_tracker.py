@@ -21,7 +21,15 @@ from companion.vision.calibrate import dumps
 from companion.vision.classify import HexVerdict
 from companion.vision.markers import load as load_markers
 from companion.vision.recognise import Observation, Recogniser
-from companion.vision.tracker import FIT_SEA, GLARE, RING_SEA, WASHED, Tracker, Verdict
+from companion.vision.tracker import (
+    FIT_SEA,
+    GLARE,
+    RING_SEA,
+    SEA_MISFIT,
+    WASHED,
+    Tracker,
+    Verdict,
+)
 
 SIZE = (640, 480)
 SEED = 5
@@ -1013,3 +1021,26 @@ def test_people_the_seas_blue_on_a_tile_that_may_not_sink_are_no_board_differing
     tracker.recogniser.forget()
     tracker.expect(land(tiles), synth.legal_sinks(tiles))
     assert [tracker.observe(f) for f in frames] == [None] * len(frames)
+
+
+def test_a_tile_gone_in_a_hard_shadow_is_named_by_the_colour_the_shadow_leaves() -> None:
+    """B-21: the hand took a candidate, and the sea where it lay is in a hard shadow (0.6 of
+    the light the sea around it has): no class explains it, so it is unread, out of any lamp's
+    reflection. Dimmed, its colour is still the sea's, which fits it better than its tile on
+    every frame at rest: named, not asked about. (A sleeve over a candidate, fitting the sea
+    better than its tile but not well, is the two tests' above.)"""
+    tiles, _, _ = table()
+    gone = sorted(synth.legal_sinks(tiles))[0]
+    frames = scene_frames(after_sinking(tiles, gone), seed=11, over=gone)
+    registration = recogniser().register(frames[-1])
+    shade = np.zeros(frames[0].shape[:2], np.uint8)
+    outline = registration.to_image(geometry.outline(*geometry.centre(gone), 1.6))
+    cv2.fillConvexPoly(shade, np.round(outline).astype(np.int32), 1)
+    for f in frames[2:]:
+        f[shade > 0] = (f[shade > 0] * 0.6).astype(np.uint8)
+    dark = [recogniser().observe(f).positions[gone] for f in frames[2:]]
+    assert all(v.hidden and v.glare < GLARE and v.washed < WASHED for v in dark)
+    assert all(v.sea_fit >= FIT_SEA and v.sea_misfit <= SEA_MISFIT for v in dark)
+    tracker = tracker_at_rest(tiles)
+    verdicts = [v for v in (tracker.observe(f) for f in frames) if v is not None]
+    assert [(v.kind, v.tile) for v in verdicts] == [("sunk", gone)]
