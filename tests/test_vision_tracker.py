@@ -1044,3 +1044,18 @@ def test_a_tile_gone_in_a_hard_shadow_is_named_by_the_colour_the_shadow_leaves()
     tracker = tracker_at_rest(tiles)
     verdicts = [v for v in (tracker.observe(f) for f in frames) if v is not None]
     assert [(v.kind, v.tile) for v in verdicts] == [("sunk", gone)]
+
+
+def test_a_tile_plainly_gone_is_sunk_though_people_the_seas_blue_stand_on_another() -> None:
+    """B-21: one candidate's sea shows plainly; on another stand people the blue of the sea,
+    which reads as sea over less than half of it. The plain one left, said without asking:
+    the other's sea was a doubt against it."""
+    tiles, _, _ = table()
+    tracker = tracker_at_rest(tiles)
+    gone, kept = far_apart(sorted(tracker._land_seen & set(synth.legal_sinks(tiles))))
+    frames = scene_frames(after_sinking(tiles, gone), seed=11, over=gone)
+    blue_people(frames, kept)
+    seen = [recogniser().observe(f).hexes[kept] for f in frames[2:]]
+    assert all(v.label == "sea" and 0.3 < v.sea_share < 0.5 for v in seen)
+    verdicts = [v for v in (tracker.observe(f) for f in frames) if v is not None]
+    assert [(v.kind, v.tile) for v in verdicts] == [("sunk", gone)]

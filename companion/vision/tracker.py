@@ -396,6 +396,15 @@ class Tracker:
         seen = self._weight / frames
         sea = np.where(seen >= SEEN, self._evidence / np.maximum(self._weight, 1e-9), 0.0)
         score = {h: float(sea[_ROW[h]]) for h in geometry.LAND}  # hidden: no evidence
+        # Sea is plain only where it shows over most of the hex: read over less, beside what
+        # covers the rest, it is clear at most (people the sea's blue on a forest read as sea
+        # over a third to a half of it, and the board was said to differ from the game, or a
+        # tile plainly gone was asked about against it). A tile gone under a piece shows less
+        # sea than that too, and is named from the sea around the piece, never plainly.
+        share = self._sea_share / frames
+        for h in geometry.LAND:
+            if share[_ROW[h]] <= PIECE_SEA:
+                score[h] = min(score[h], (SURE + PLAIN) / 2)
         # A candidate covered by a piece shows too little of itself to read, but the sea
         # showing around that piece on every frame at rest says its tile is gone: a tile,
         # people on it or not, shows no sea (`BACK_SEA`, `PIECE_SEA`). Clear, not plain: alone
@@ -446,16 +455,7 @@ class Tracker:
         for h in rimmed if self._settled else []:
             if seen[_ROW[h]] < SEEN and 2 * self._rim_sea[_ROW[h]] > frames:
                 score[h] = (SURE + PLAIN) / 2
-        # Land that may not sink now is gone only where sea shows over most of the hex: sea
-        # read over less, beside what covers the rest, is people the sea's blue standing on
-        # the tile (three on a forest read as sea over a third to a half of it, and the
-        # board was said to differ), and a tile gone under a piece is no plain sea anyway.
-        share = self._sea_share / frames
-        gone_elsewhere = [
-            h
-            for h in self.land - self.candidates
-            if score[h] > PLAIN and share[_ROW[h]] > PIECE_SEA
-        ]
+        gone_elsewhere = [h for h in self.land - self.candidates if score[h] > PLAIN]
         sunk = set(geometry.LAND) - self.land
         # Sea seen where the game has it: plainly, around a piece on every frame, or along the
         # ring on most (a whale that named its sunk position by its ring, read as land later,
@@ -536,8 +536,15 @@ class Tracker:
             # Plain sea is never read in glare (`GLARE_SEA`) nor inferred from the sea around
             # a piece (hidden, `PIECE_SEA`): a rival read as sea only in a lamp's reflection
             # (a tile washed out, what the cap is for) or only guessed from the sea showing
-            # beside people standing on a tile is no doubt against sea seen plainly.
-            others = [h for h in others if self._glared[_ROW[h]] < frames and seen[_ROW[h]] >= SEEN]
+            # beside people standing on a tile is no doubt against sea seen plainly; nor one
+            # read as sea over less than half of it, people the sea's blue on a tile, say.
+            others = [
+                h
+                for h in others
+                if self._glared[_ROW[h]] < frames
+                and seen[_ROW[h]] >= SEEN
+                and share[_ROW[h]] > PIECE_SEA
+            ]
         elif score[best] > SURE and seen[_ROW[best]] >= SEEN and best in touched:
             # Sea read clearly (capped by glare, say) where the hand withdrew from is no less
             # than plain sea against a rival guessed from the sea beside people, where the
