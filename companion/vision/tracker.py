@@ -14,9 +14,9 @@ and hides nothing else). Then it compares with what the game believes:
 - after a hand was over the board (a tile leaves in a hand; without motion a change is noise),
   one legal candidate clearly gone (its sea read, or showing around a piece standing there:
   in its disc, or along the ring a tile would fill up to the hex's border; in a lamp's
-  reflection, the sea's colour under the white, measured on the hex itself), no other looking
-  like sea, and the hand last over that one, over no candidate or over one plainly showing
-  its tile → ``sunk``;
+  reflection or a hard shadow, the sea's colour under the white or dimmed, measured on the hex
+  itself; plain sea shows over most of the hex), no other looking like sea, and the hand last
+  over that one, over no candidate or over one plainly showing its tile → ``sunk``;
 - two candidates looking like sea, weak evidence, a candidate that showed its tile plainly
   at the last rest and cannot be read now, or a hand last over another candidate that cannot
   be read (or over candidates while none reads as gone) → ``question``, best first;
