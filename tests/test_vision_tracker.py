@@ -21,7 +21,15 @@ from companion.vision.calibrate import dumps
 from companion.vision.classify import HexVerdict
 from companion.vision.markers import load as load_markers
 from companion.vision.recognise import Observation, Recogniser
-from companion.vision.tracker import FIT_SEA, GLARE, RING_SEA, WASHED, Tracker, Verdict
+from companion.vision.tracker import (
+    FIT_SEA,
+    GLARE,
+    RING_SEA,
+    SEA_MISFIT,
+    WASHED,
+    Tracker,
+    Verdict,
+)
 
 SIZE = (640, 480)
 SEED = 5
@@ -984,3 +992,70 @@ def test_sea_around_people_on_a_tile_in_a_lamps_reflection_does_not_name_it_sunk
     assert [tracker.observe(f) for f in at_rest] == [None] * 4
     verdicts = [v for v in (tracker.observe(f) for f in frames) if v is not None]
     assert [(v.kind, v.tile) for v in verdicts] == [("question", lit)]
+
+
+def blue_people(frames: list[np.ndarray], h: int) -> None:
+    """Paint people standing on hex `h`, those in the middle the blue of the sea beside it and
+    red ones around them: the hex reads as sea over less than half of its samples."""
+    registration = recogniser().register(frames[-1])
+    beside = min(geometry.PERMANENT_SEA, key=lambda s: apart(s, h))
+    x, y = registration.to_image(np.array([geometry.centre(beside)]))[0]
+    for radius, colour in ((0.6, (40, 40, 200)), (0.4, None)):
+        outline = registration.to_image(geometry.outline(*geometry.centre(h), radius))
+        for f in frames:
+            sea = f[int(y), int(x)].astype(int).tolist()
+            cv2.fillConvexPoly(f, np.round(outline).astype(np.int32), colour or sea)
+
+
+def test_people_the_seas_blue_on_a_tile_that_may_not_sink_are_no_board_differing() -> None:
+    """B-20's out of sync asks for plain sea: a tile that may not sink now under people the
+    blue of the sea reads as sea over less than half of it, and is still there (the board was
+    said to differ from the game at it)."""
+    tiles, _, _ = table()
+    kept = next(h for h in board.LAND if tiles[h] == "forest")
+    frames = photos(tiles, 4, seed=1)
+    blue_people(frames, kept)
+    seen = [recogniser().observe(f).hexes[kept] for f in frames]
+    assert all(v.label == "sea" and 0.3 < v.sea_share < 0.5 for v in seen)
+    tracker = Tracker(recogniser(), stable_frames=3)
+    tracker.recogniser.forget()
+    tracker.expect(land(tiles), synth.legal_sinks(tiles))
+    assert [tracker.observe(f) for f in frames] == [None] * len(frames)
+
+
+def test_a_tile_gone_in_a_hard_shadow_is_named_by_the_colour_the_shadow_leaves() -> None:
+    """B-21: the hand took a candidate, and the sea where it lay is in a hard shadow (0.6 of
+    the light the sea around it has): no class explains it, so it is unread, out of any lamp's
+    reflection. Dimmed, its colour is still the sea's, which fits it better than its tile on
+    every frame at rest: named, not asked about. (A sleeve over a candidate, fitting the sea
+    better than its tile but not well, is the two tests' above.)"""
+    tiles, _, _ = table()
+    gone = sorted(synth.legal_sinks(tiles))[0]
+    frames = scene_frames(after_sinking(tiles, gone), seed=11, over=gone)
+    registration = recogniser().register(frames[-1])
+    shade = np.zeros(frames[0].shape[:2], np.uint8)
+    outline = registration.to_image(geometry.outline(*geometry.centre(gone), 1.6))
+    cv2.fillConvexPoly(shade, np.round(outline).astype(np.int32), 1)
+    for f in frames[2:]:
+        f[shade > 0] = (f[shade > 0] * 0.6).astype(np.uint8)
+    dark = [recogniser().observe(f).positions[gone] for f in frames[2:]]
+    assert all(v.hidden and v.glare < GLARE and v.washed < WASHED for v in dark)
+    assert all(v.sea_fit >= FIT_SEA and v.sea_misfit <= SEA_MISFIT for v in dark)
+    tracker = tracker_at_rest(tiles)
+    verdicts = [v for v in (tracker.observe(f) for f in frames) if v is not None]
+    assert [(v.kind, v.tile) for v in verdicts] == [("sunk", gone)]
+
+
+def test_a_tile_plainly_gone_is_sunk_though_people_the_seas_blue_stand_on_another() -> None:
+    """B-21: one candidate's sea shows plainly; on another stand people the blue of the sea,
+    which reads as sea over less than half of it. The plain one left, said without asking:
+    the other's sea was a doubt against it."""
+    tiles, _, _ = table()
+    tracker = tracker_at_rest(tiles)
+    gone, kept = far_apart(sorted(tracker._land_seen & set(synth.legal_sinks(tiles))))
+    frames = scene_frames(after_sinking(tiles, gone), seed=11, over=gone)
+    blue_people(frames, kept)
+    seen = [recogniser().observe(f).hexes[kept] for f in frames[2:]]
+    assert all(v.label == "sea" and 0.3 < v.sea_share < 0.5 for v in seen)
+    verdicts = [v for v in (tracker.observe(f) for f in frames) if v is not None]
+    assert [(v.kind, v.tile) for v in verdicts] == [("sunk", gone)]

@@ -119,6 +119,11 @@ class HexVerdict:
     colour once any white is allowed on top (`washed`; log of the ratio of misfits, > 0: sea
     fits better). What a tile in a lamp's reflection still tells: the sea is blue under any
     white added, a beach yellow, a forest green."""
+    sea_misfit: float = 0.0
+    """Land positions: what the sea's colour under the best gain and white leaves unexplained
+    of the hex's median (`washed`), grey levels per channel (root mean square): small where
+    the hex shows the sea however lit, large under a sleeve or a piece of another colour,
+    however much better than the tile the sea fits."""
 
     @property
     def land(self) -> bool:
@@ -300,13 +305,15 @@ WASH_NOISE = 25.0
 """Squared grey levels a misfit is counted from (`washed`): texture and noise in a median."""
 
 
-def washed(median: np.ndarray, sea: np.ndarray, tile: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def washed(
+    median: np.ndarray, sea: np.ndarray, tile: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The white light at each hex, measured on the hex itself: its median colour (hexes, 3)
     fitted as `gain · colour + white`, the colour the sea's (`sea`, (hexes, 3)) or its own
     tile's (`tile`), both as the light around it shows them, gain among `WASH_GAINS`, white
     ≥ 0. A clipped channel only says the fit reaches `UNCLIPPED` there. Returns (hexes,) the
-    least white that either colour needs (grey levels), and the log ratio of the tile's misfit
-    to the sea's (> 0: the sea fits better)."""
+    least white that either colour needs (grey levels), the log ratio of the tile's misfit
+    to the sea's (> 0: the sea fits better), and the sea's misfit (RMS grey levels a channel)."""
     lit = median < UNCLIPPED
     n = lit.sum(axis=1)
     white = np.full(len(median), np.inf)
@@ -326,7 +333,8 @@ def washed(median: np.ndarray, sea: np.ndarray, tile: np.ndarray) -> tuple[np.nd
             best, need = np.where(better, rss, best), np.where(better, g, need)
         misfit.append(best)
         white = np.minimum(white, need)
-    return white, np.log((misfit[1] + WASH_NOISE) / (misfit[0] + WASH_NOISE))
+    ratio = np.log((misfit[1] + WASH_NOISE) / (misfit[0] + WASH_NOISE))
+    return white, ratio, np.sqrt(misfit[0] / 3)
 
 
 HIDDEN_SHARE = 0.3
@@ -417,14 +425,15 @@ def _verdicts(
     own: np.ndarray | None = None,
     glare: np.ndarray | None = None,
     rims: dict[int, float] | None = None,
-    lamp: tuple[np.ndarray, np.ndarray] | None = None,
+    lamp: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None,
 ) -> dict[int, HexVerdict]:
     """A verdict per hex; with `hide`, hexes the classes cannot explain are hidden (only with
     a calibration: without one, "land" explains any colour but the sea's). `own` (hexes,) is
     the column of each position's own tile in `classes` (−1: no tile known there); `glare`
     (hexes,) the white light the sea around each hex shows, relative to its light
     (`HexVerdict.glare`); `rims` each land position's ring of sea (`HexVerdict.rim`); `lamp`
-    (hexes,) each hex's own white light and sea's fit (`HexVerdict.washed`, `.sea_fit`)."""
+    (hexes,) each hex's own white light, sea's fit and misfit (`HexVerdict.washed`,
+    `.sea_fit`, `.sea_misfit`)."""
     best = probs.argmax(axis=1)
     share = explained[np.arange(len(best)), best]
     permanent = np.isin(np.array(samples.hexes), geometry.PERMANENT_SEA)
@@ -450,17 +459,17 @@ def _verdicts(
         sea = 0.0 if glared[row] else float(explained[row, sea_column])
         white = 0.0 if glare is None else float(glare[row])
         rim = 0.0 if rims is None or glared[row] else rims.get(h, 0.0)
-        wash, fit = (0.0, 0.0) if lamp is None else (float(lamp[0][row]), float(lamp[1][row]))
+        wash, fit, off = (0.0, 0.0, 0.0) if lamp is None else (float(x[row]) for x in lamp)
         land = classes[k] != "sea"
         # a piece in the sea read as land; a lamp's white whose colour under it says otherwise
         contradicted = (land and rim >= PIECE_RING) or (
             wash >= WASHED and (fit if land else -fit) >= WASH_FIT
         )
         if unseen[row] or contradicted:  # unsure is a verdict: nothing is guessed
-            out[h] = HexVerdict(h, HIDDEN, p, 0.0, agree, sea, white, rim, wash, fit)
+            out[h] = HexVerdict(h, HIDDEN, p, 0.0, agree, sea, white, rim, wash, fit, off)
             continue
         confidence = float(probs[row, k]) * agree * float(samples.visible[row])
-        out[h] = HexVerdict(h, classes[k], p, confidence, agree, sea, white, rim, wash, fit)
+        out[h] = HexVerdict(h, classes[k], p, confidence, agree, sea, white, rim, wash, fit, off)
     return out
 
 
@@ -518,14 +527,15 @@ def classify(
         tiles = (own >= 0) & (own != sea)
         means = np.where(held[:, None], shifted.means[own], model.means[own])
         grey = np.exp(rel.base[tiles]) - BLACK_OFFSET
-        white, fit = washed(
+        white, fit, misfit = washed(
             np.median(samples.values[tiles], axis=1),
             np.exp(rel.base[tiles] + model.means[sea]) - BLACK_OFFSET,
             np.exp(rel.base[tiles] + means[tiles]) - BLACK_OFFSET,
         )
-        lamp = (np.zeros(len(own)), np.zeros(len(own)))
+        lamp = (np.zeros(len(own)), np.zeros(len(own)), np.zeros(len(own)))
         lamp[0][tiles] = white / np.maximum(grey.max(axis=1), 1.0)
         lamp[1][tiles] = fit
+        lamp[2][tiles] = misfit
     return _verdicts(
         samples, probs, explained, model.classes, own=own, glare=glare_at, rims=rims, lamp=lamp
     )

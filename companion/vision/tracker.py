@@ -14,9 +14,9 @@ and hides nothing else). Then it compares with what the game believes:
 - after a hand was over the board (a tile leaves in a hand; without motion a change is noise),
   one legal candidate clearly gone (its sea read, or showing around a piece standing there:
   in its disc, or along the ring a tile would fill up to the hex's border; in a lamp's
-  reflection, the sea's colour under the white, measured on the hex itself), no other looking
-  like sea, and the hand last over that one, over no candidate or over one plainly showing
-  its tile → ``sunk``;
+  reflection or a hard shadow, the sea's colour under the white or dimmed, measured on the hex
+  itself; plain sea shows over most of the hex), no other looking like sea, and the hand last
+  over that one, over no candidate or over one plainly showing its tile → ``sunk``;
 - two candidates looking like sea, weak evidence, a candidate that showed its tile plainly
   at the last rest and cannot be read now, or a hand last over another candidate that cannot
   be read (or over candidates while none reads as gone) → ``question``, best first;
@@ -97,7 +97,17 @@ colour is read on the hex itself, as the sea around it shows too little of a ref
 middle. On two dev games of the renderer with a lamp over the island (640×480, every third
 frame), 14 frames in 1,900 of a tile in a reflection passed it (people on the tile move its
 colour) and 1,720 in 2,100 of a sunk position; at sixteen times better, 5 and 1,530, and the
-dev games asked more without answering better."""
+dev games asked more without answering better. Out of glare it is asked of a hex the camera cannot
+read (`SEEN`) whose colour the sea's explains well besides (`SEA_MISFIT`): a sunk position in
+a hard shadow."""
+
+SEA_MISFIT = 20.0
+"""Most grey levels a channel (`HexVerdict.sea_misfit`) the sea's colour, under any gain and
+white, may leave unexplained of a hex out of glare for the sea fitting it better than its tile
+(`FIT_SEA`) to count: dimmed sea is still the sea's colour. On the renderer's dev games
+("all", 640×480) sunk positions in a hard shadow, unread, left 9 to 14; on the tracker's
+test board plain tiles left 31 and more, a purple sleeve over a beach 35 to 39 (and fitted the
+sea 2.6 to 4.2 times better than the beach)."""
 
 LAND_LIKE = 1 - PIECE_SEA
 """Share of a hex's samples beyond which one land terrain explaining them leaves no room for a
@@ -180,6 +190,8 @@ class _Reading:
     """Read as one land terrain over most of its samples (`LAND_LIKE`), hidden or not."""
     rim: np.ndarray
     """Share of each hex's ring that looks like sea (`HexVerdict.rim`; 0 off the island)."""
+    sea_misfit: np.ndarray
+    """What the sea's colour leaves unexplained of each hex (`HexVerdict.sea_misfit`)."""
 
     @classmethod
     def of(cls, observation: Observation) -> _Reading:
@@ -195,6 +207,7 @@ class _Reading:
             np.array([v.sea_fit for v in verdicts]),
             np.array([v.probabilities["sea"] < 0.5 and v.agreement > LAND_LIKE for v in verdicts]),
             np.array([v.rim for v in verdicts]),
+            np.array([v.sea_misfit for v in verdicts]),
         )
 
     def moved(self, other: _Reading) -> frozenset[int]:
@@ -235,8 +248,8 @@ class Tracker:
         self._ring_sea = np.zeros(len(_HEXES))
         """Frames at rest in which each hex's ring showed sea out of glare (`RING_SEA`)."""
         self._fit_sea = np.zeros(len(_HEXES))
-        """Frames at rest in which each hex, in glare, showed the sea's colour under the white
-        (`FIT_SEA`)."""
+        """Frames at rest in which each hex, in glare or unread, showed the sea's colour under
+        the white or the shadow (`FIT_SEA`)."""
         self._said: set[tuple[Any, ...]] = set()
         self._land_seen: frozenset[int] = frozenset()
         """Positions clearly showing their tile when the board last agreed with the game."""
@@ -348,7 +361,13 @@ class Tracker:
         self._weight += reading.seen
         self._glared += reading.glare >= GLARE
         self._ring_sea += (reading.rim >= RING_SEA) & (reading.glare < GLARE)
-        self._fit_sea += (reading.glare >= GLARE) & (reading.sea_fit >= FIT_SEA)
+        # The colour under the white, and under a shadow too: a hex the classes cannot read
+        # out of glare (a sunk position in a hard shadow shows sea darker than the sea around
+        # it, which explains none of its samples) is still the sea's colour, dimmed
+        # (`SEA_MISFIT`); a sleeve over it may fit the sea better than the tile, not well.
+        fits = reading.sea_fit >= FIT_SEA
+        shaded = (reading.seen < SEEN) & (reading.sea_misfit <= SEA_MISFIT)
+        self._fit_sea += fits & ((reading.glare >= GLARE) | shaded)
         self._run += 1
         if self._run < self.stable_frames:
             return None
@@ -377,6 +396,15 @@ class Tracker:
         seen = self._weight / frames
         sea = np.where(seen >= SEEN, self._evidence / np.maximum(self._weight, 1e-9), 0.0)
         score = {h: float(sea[_ROW[h]]) for h in geometry.LAND}  # hidden: no evidence
+        # Sea is plain only where it shows over most of the hex: read over less, beside what
+        # covers the rest, it is clear at most (people the sea's blue on a forest read as sea
+        # over a third to a half of it, and the board was said to differ from the game, or a
+        # tile plainly gone was asked about against it). A tile gone under a piece shows less
+        # sea than that too, and is named from the sea around the piece, never plainly.
+        share = self._sea_share / frames
+        for h in geometry.LAND:
+            if share[_ROW[h]] <= PIECE_SEA:
+                score[h] = min(score[h], (SURE + PLAIN) / 2)
         # A candidate covered by a piece shows too little of itself to read, but the sea
         # showing around that piece on every frame at rest says its tile is gone: a tile,
         # people on it or not, shows no sea (`BACK_SEA`, `PIECE_SEA`). Clear, not plain: alone
@@ -400,9 +428,9 @@ class Tracker:
         ]
         if len(ringed) == 1:
             score[ringed[0]] = max(score[ringed[0]], (SURE + PLAIN) / 2)
-        # In a lamp's reflection the white hides a tile's colour but not all of it: the one
-        # candidate whose colour under the white is the sea's, not its tile's, on every frame
-        # at rest has left (two such: a question).
+        # In a lamp's reflection the white hides a tile's colour but not all of it, nor does a
+        # hard shadow: the one candidate whose colour under the white (or darkened) is the
+        # sea's, not its tile's, on every frame at rest has left (two such: a question).
         washed = [
             h for h in self.candidates if score[h] > -PLAIN and self._fit_sea[_ROW[h]] >= frames
         ]
@@ -450,7 +478,7 @@ class Tracker:
         back = [
             h
             for h in sunk - self._overruled - self._sea_seen
-            if score[h] < -PLAIN and self._sea_share[_ROW[h]] / frames <= BACK_SEA
+            if score[h] < -PLAIN and share[_ROW[h]] <= BACK_SEA
         ]
         ranked = sorted(self.candidates, key=lambda h: (-score[h], h))
         clear_gone = [h for h in ranked if score[h] > PLAIN]
@@ -508,8 +536,15 @@ class Tracker:
             # Plain sea is never read in glare (`GLARE_SEA`) nor inferred from the sea around
             # a piece (hidden, `PIECE_SEA`): a rival read as sea only in a lamp's reflection
             # (a tile washed out, what the cap is for) or only guessed from the sea showing
-            # beside people standing on a tile is no doubt against sea seen plainly.
-            others = [h for h in others if self._glared[_ROW[h]] < frames and seen[_ROW[h]] >= SEEN]
+            # beside people standing on a tile is no doubt against sea seen plainly; nor one
+            # read as sea over less than half of it, people the sea's blue on a tile, say.
+            others = [
+                h
+                for h in others
+                if self._glared[_ROW[h]] < frames
+                and seen[_ROW[h]] >= SEEN
+                and share[_ROW[h]] > PIECE_SEA
+            ]
         elif score[best] > SURE and seen[_ROW[best]] >= SEEN and best in touched:
             # Sea read clearly (capped by glare, say) where the hand withdrew from is no less
             # than plain sea against a rival guessed from the sea beside people, where the
