@@ -390,9 +390,10 @@ class Game:
                     only_done = not movement.can_move(s)
                 elif phase == "effect":
                     only_done = hand.only_done(s)
+                elif phase == "tile":
+                    only_done = not s.hands[s.turn]  # `hand.legal_play` of an empty hand
                 else:
-                    held = phase == "defence" or (phase == "tile" and bool(s.hands[s.turn]))
-                    only_done = not held and self.legal_actions() == [DONE]
+                    only_done = phase != "defence" and self.legal_actions() == [DONE]
                 if only_done:
                     PHASES[phase][1](s, DONE, ev)
                     continue
