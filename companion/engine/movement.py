@@ -22,7 +22,7 @@ def person_moves(s: State, p: int, out: list[Action]) -> None:
     """Every one-point move of person p (B-12, B-15, B-16)."""
     kind, at = s.p_kind[p], s.p_at[p]
     terrain, boat_at, b_people = s.terrain, s.boat_at, s.b_people
-    if kind == LAND:
+    if kind == LAND:  # `_kth_from_land` counts these in this order: keep the two in step
         for n in board.WATER_NEIGHBOURS[at]:
             out.append(("move", p, n))  # onto land, or into the sea as a swimmer
             if terrain[n] is None:
@@ -158,6 +158,11 @@ def random_move(s: State, rng: Random) -> Action:
             for p in seat_people:
                 bound = MOST_MOVES[kinds[p]]
                 if k < bound:
+                    if kinds[p] == LAND:  # its k-th move found without listing its moves
+                        move = _kth_from_land(s, p, k)
+                        if move is not None:
+                            return move
+                        break  # past its last move: drawn again
                     person_moves(s, p, out)
                     break
                 k -= bound
@@ -171,6 +176,24 @@ def random_move(s: State, rng: Random) -> Action:
         assert len(out) <= bound, "MOST_MOVES and MOST_SAILS bound every piece's moves"
         if k < len(out):
             return out[k]
+
+
+def _kth_from_land(s: State, p: int, k: int) -> Action | None:
+    """`person_moves`' move number k of person p on land, None when it has no more: counted in
+    the same order, building only the move drawn (a move for each neighbour, each followed by
+    boarding the boat there when it has room)."""
+    terrain, boat_at, b_people = s.terrain, s.boat_at, s.b_people
+    for n in board.WATER_NEIGHBOURS[s.p_at[p]]:
+        if k == 0:
+            return ("move", p, n)
+        k -= 1
+        if terrain[n] is None:
+            b = boat_at[n]
+            if b != OFF and len(b_people[b]) < BOAT_CAPACITY:
+                if k == 0:
+                    return ("board", p, b)
+                k -= 1
+    return None
 
 
 def apply(s: State, action: Action, ev: Events) -> None:
