@@ -65,9 +65,22 @@ def boat_moves(s: State, b: int, out: list[Action]) -> None:
     squid's space."""
     terrain, boat_at, squids = s.terrain, s.boat_at, s.n_squid
     occupied = bool(s.b_people[b])
-    for n in board.WATER_NEIGHBOURS[s.b_pos[b]]:
+    for n in board.WATER_NEIGHBOURS[s.b_pos[b]]:  # `_kth_sail` counts these: keep in step
         if terrain[n] is None and boat_at[n] == OFF and not (occupied and squids[n]):
             out.append(("sail", b, n))
+
+
+def _kth_sail(s: State, b: int, k: int) -> Action | None:
+    """`boat_moves`' move number k of boat b, None when it has no more: counted in the same
+    order, building only the move drawn."""
+    terrain, boat_at, squids = s.terrain, s.boat_at, s.n_squid
+    occupied = bool(s.b_people[b])
+    for n in board.WATER_NEIGHBOURS[s.b_pos[b]]:
+        if terrain[n] is None and boat_at[n] == OFF and not (occupied and squids[n]):
+            if k == 0:
+                return ("sail", b, n)
+            k -= 1
+    return None
 
 
 MOST_MOVES: Final[tuple[int, ...]] = (0, 12, 8, 20, 0, 0)
@@ -170,10 +183,11 @@ def random_move(s: State, rng: Random) -> Action:
             k -= people_slots
             if k == sails:
                 return DONE
-            bound = MOST_SAILS
-            boat_moves(s, boats[k // bound], out)
-            k %= bound
-        assert len(out) <= bound, "MOST_MOVES and MOST_SAILS bound every piece's moves"
+            sail = _kth_sail(s, boats[k // MOST_SAILS], k % MOST_SAILS)
+            if sail is not None:
+                return sail
+            continue  # past the boat's last sail: drawn again
+        assert len(out) <= bound, "MOST_MOVES bounds every person's moves"
         if k < len(out):
             return out[k]
 
