@@ -1,5 +1,6 @@
 """`Game.random_action`: a uniformly random legal action, drawn without listing every action
-where the engine knows how (movement points and placement), for random playouts and bots.
+where the engine knows how (movement points, placement, boats placed, tiles removed), for
+random playouts and bots.
 
 A sampler that offered a move the rules refuse, or favoured some moves (a piece first, then one
 of its moves, favours the pieces with few), would change every random playout: these tests
@@ -66,7 +67,7 @@ def test_B_8_B_5_every_legal_action_is_drawn_equally_often(phase: str) -> None:
     often as the others (a chi-square test far from its limit for a uniform draw; drawing a
     piece first and then one of its moves fails it by a factor of ten)."""
     rng = random.Random(11)
-    every = 30 if phase == "move" else 13
+    every = {"move": 30, "boat": 3}.get(phase, 13)  # a game places ~8 boats
     tried = 0
     for rules, players in GAMES:
         for game in positions(rules, players, 3, phase, every)[:2]:
@@ -98,6 +99,26 @@ def test_B_40_a_red_tile_move_is_the_draw_from_the_whole_list() -> None:
                 assert fresh.random_action(random.Random(n)) == chance.pick(random.Random(n), legal)
             creature_tiles += legal[0][0] == "put"
     assert creature_tiles >= 2
+
+
+@pytest.mark.rule("B-6")
+@pytest.mark.rule("B-9")
+@pytest.mark.parametrize("phase", ["boat", "sink"])
+def test_B_6_B_9_a_boat_placed_or_a_tile_removed_is_the_draw_from_the_whole_list(
+    phase: str,
+) -> None:
+    """B-6 (a boat on a vacant sea space by the island), B-9 (a land tile removed): drawn
+    without listing an action per space or tile, yet exactly the action a draw from the listed
+    actions gives with the same random numbers, so no playout changes."""
+    tried = 0
+    for rules, players in GAMES:
+        for game in positions(rules, players, 3, phase, 2)[:3]:
+            legal = game.legal_actions()
+            for n in range(20):
+                fresh = Game(game.state)  # nothing listed yet: the sampler draws
+                assert fresh.random_action(random.Random(n)) == chance.pick(random.Random(n), legal)
+            tried += len(legal) > 1
+    assert phase in SAMPLERS and tried >= 4
 
 
 @pytest.mark.rule("B-8")

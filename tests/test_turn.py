@@ -224,3 +224,19 @@ def test_B_11_one_swimmer_left_is_enough_for_step_2() -> None:
     game, _ = turn_begins(pos, 0)
     assert game.phase == "move" and game.actor == 0
     assert "sail b1 3.1" in offered(game)
+
+
+def test_B_7_step_1_is_asked_of_a_seat_holding_red_tiles_and_passed_without() -> None:
+    """B-7 (spec §9): a seat holding a red tile is asked at step 1 even when none can be
+    played (passing it by would tell everyone its tiles cannot move anything); a seat
+    holding none goes straight to movement."""
+    pos = Position()
+    pos.land(1, "5.2")
+    pos.hold(1, "beach", "winds")  # no boat on the board: the winds move nothing
+    game, _ = turn_begins(pos, 1)
+    assert (game.phase, game.actor, game.legal_actions()) == ("tile", 1, [DONE])
+
+    pos = Position()
+    pos.land(1, "5.2")
+    game, _ = turn_begins(pos, 1)
+    assert (game.phase, game.actor) == ("move", 1)

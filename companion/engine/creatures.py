@@ -18,7 +18,7 @@ from . import board, hand, pieces, scoring, spinner, squid
 from .data import DIE_FACES, DIVE_DISTANCES, DIVE_KINDS, STEPS, WILD
 from .errors import IllegalAction
 from .events import Event, Events
-from .state import CHANCE, OFF, Action, State, person_name
+from .state import CHANCE, CREATURE_KINDS, OFF, Action, State, person_name
 
 FACES = tuple(sorted(set(DIE_FACES)))
 DIVES = tuple((k, d) for k in DIVE_KINDS for d in sorted(set(DIVE_DISTANCES)))
@@ -30,6 +30,9 @@ DIVE_WEIGHTS: Final[list[tuple[Action, int]]] = [
 REPELLENT: Final = {"shark": "shark-repellent", "whale": "whale-repellent"}
 WILD_KINDS: Final = frozenset({"serpent", "shark", "whale", "dolphin", "boat"})
 SQUID_STEPS: Final = 3  # Q-3: up to three spaces on the red die
+BY_NAME: Final = tuple(sorted(CREATURE_KINDS))
+"""The creature kinds in the order their first moves are listed (by name): the kinds moved
+picked from it, not sorted anew at every creature move."""
 
 
 def dive_dice(s: State) -> bool:
@@ -122,7 +125,9 @@ def _first_moves(s: State, out: list[Action]) -> None:
     kinds = movers(s)
     dive = s.ctx.get("dist") == "D"
     vacant = s.vacant_spaces() if dive else []
-    for kind in sorted(kinds - {"boat"}):
+    for kind in BY_NAME:
+        if kind not in kinds:
+            continue
         for c in s.on_board(kind):  # B-28: none of that kind, nothing to move
             if dive:  # D-4: it dives to any unoccupied sea space
                 out.extend(("creature", c, h) for h in vacant)

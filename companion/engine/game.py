@@ -59,7 +59,9 @@ PHASES: Final[dict[str, tuple[Legal, Apply, Explain]]] = {
 
 SAMPLERS: Final[dict[str, Callable[[State, Random], Action]]] = {
     "place": setup.random_place,
+    "boat": setup.random_boat,
     "move": movement.random_move,
+    "sink": sinking.random_sink,
     "effect": hand.random_effect,
 }
 """Phases whose uniformly random action is drawn without listing them all (`random_action`):
@@ -327,8 +329,8 @@ class Game:
     def random_action(self, rng: Random) -> Action:
         """A legal action of the current decision, each equally likely (a uniform random
         player's pick, `chance.index`), applied by `apply` without checking it again.
-        Movement, placement and a red tile's move draw it without listing every action
-        (`SAMPLERS`)."""
+        Movement, placement, a boat's placement, a tile's removal and a red tile's move draw it
+        without listing every action (`SAMPLERS`)."""
         sample = SAMPLERS.get(self.state.phase) if self._legal is None else None
         if sample is None:
             # kept as drawn, so that `apply` knows it without finding it in the list again
@@ -388,9 +390,10 @@ class Game:
                     only_done = not movement.can_move(s)
                 elif phase == "effect":
                     only_done = hand.only_done(s)
+                elif phase == "tile":
+                    only_done = not s.hands[s.turn]  # `hand.legal_play` of an empty hand
                 else:
-                    held = phase == "defence" or (phase == "tile" and bool(s.hands[s.turn]))
-                    only_done = not held and self.legal_actions() == [DONE]
+                    only_done = phase != "defence" and self.legal_actions() == [DONE]
                 if only_done:
                     PHASES[phase][1](s, DONE, ev)
                     continue

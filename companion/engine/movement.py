@@ -22,7 +22,7 @@ def person_moves(s: State, p: int, out: list[Action]) -> None:
     """Every one-point move of person p (B-12, B-15, B-16)."""
     kind, at = s.p_kind[p], s.p_at[p]
     terrain, boat_at, b_people = s.terrain, s.boat_at, s.b_people
-    if kind == LAND:
+    if kind == LAND:  # `_kth_from_land` counts these in this order: keep the two in step
         for n in board.WATER_NEIGHBOURS[at]:
             out.append(("move", p, n))  # onto land, or into the sea as a swimmer
             if terrain[n] is None:
@@ -65,9 +65,22 @@ def boat_moves(s: State, b: int, out: list[Action]) -> None:
     squid's space."""
     terrain, boat_at, squids = s.terrain, s.boat_at, s.n_squid
     occupied = bool(s.b_people[b])
-    for n in board.WATER_NEIGHBOURS[s.b_pos[b]]:
+    for n in board.WATER_NEIGHBOURS[s.b_pos[b]]:  # `_kth_sail` counts these: keep in step
         if terrain[n] is None and boat_at[n] == OFF and not (occupied and squids[n]):
             out.append(("sail", b, n))
+
+
+def _kth_sail(s: State, b: int, k: int) -> Action | None:
+    """`boat_moves`' move number k of boat b, None when it has no more: counted in the same
+    order, building only the move drawn."""
+    terrain, boat_at, squids = s.terrain, s.boat_at, s.n_squid
+    occupied = bool(s.b_people[b])
+    for n in board.WATER_NEIGHBOURS[s.b_pos[b]]:
+        if terrain[n] is None and boat_at[n] == OFF and not (occupied and squids[n]):
+            if k == 0:
+                return ("sail", b, n)
+            k -= 1
+    return None
 
 
 MOST_MOVES: Final[tuple[int, ...]] = (0, 12, 8, 20, 0, 0)
@@ -158,6 +171,11 @@ def random_move(s: State, rng: Random) -> Action:
             for p in seat_people:
                 bound = MOST_MOVES[kinds[p]]
                 if k < bound:
+                    if kinds[p] == LAND:  # its k-th move found without listing its moves
+                        move = _kth_from_land(s, p, k)
+                        if move is not None:
+                            return move
+                        break  # past its last move: drawn again
                     person_moves(s, p, out)
                     break
                 k -= bound
@@ -165,12 +183,31 @@ def random_move(s: State, rng: Random) -> Action:
             k -= people_slots
             if k == sails:
                 return DONE
-            bound = MOST_SAILS
-            boat_moves(s, boats[k // bound], out)
-            k %= bound
-        assert len(out) <= bound, "MOST_MOVES and MOST_SAILS bound every piece's moves"
+            sail = _kth_sail(s, boats[k // MOST_SAILS], k % MOST_SAILS)
+            if sail is not None:
+                return sail
+            continue  # past the boat's last sail: drawn again
+        assert len(out) <= bound, "MOST_MOVES bounds every person's moves"
         if k < len(out):
             return out[k]
+
+
+def _kth_from_land(s: State, p: int, k: int) -> Action | None:
+    """`person_moves`' move number k of person p on land, None when it has no more: counted in
+    the same order, building only the move drawn (a move for each neighbour, each followed by
+    boarding the boat there when it has room)."""
+    terrain, boat_at, b_people = s.terrain, s.boat_at, s.b_people
+    for n in board.WATER_NEIGHBOURS[s.p_at[p]]:
+        if k == 0:
+            return ("move", p, n)
+        k -= 1
+        if terrain[n] is None:
+            b = boat_at[n]
+            if b != OFF and len(b_people[b]) < BOAT_CAPACITY:
+                if k == 0:
+                    return ("board", p, b)
+                k -= 1
+    return None
 
 
 def apply(s: State, action: Action, ev: Events) -> None:

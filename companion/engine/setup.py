@@ -281,6 +281,12 @@ def legal_boat(s: State) -> list[Action]:
     return [("boat", h) for h in boat_spaces(s)]
 
 
+def random_boat(s: State, rng: Random) -> Action:
+    """`chance.pick` of `legal_boat` (the same draw of the same list), without an action
+    built for every space."""
+    return ("boat", chance.pick(rng, boat_spaces(s)))
+
+
 def apply_boat(s: State, action: Action, ev: Events) -> None:
     h = action[1]
     b = s.b_pos.index(OFF)

@@ -10,9 +10,10 @@ until it is played, stays out of every other view.
 from __future__ import annotations
 
 from collections import Counter
+from random import Random
 from typing import Final
 
-from . import board, overpopulated, pieces, rings
+from . import board, chance, overpopulated, pieces, rings
 from .data import BACKS_1986, DECK, NOTHING, PIECES, RED, TERRAINS, VOLCANO_TERRAIN_1986
 from .errors import IllegalAction
 from .events import Event, Events
@@ -45,7 +46,18 @@ def candidates(s: State) -> list[int]:
 
 
 def legal_sink(s: State) -> list[Action]:
-    return [("sink", h) for h in (rings.candidates(s) if s.is_1986 else candidates(s))]
+    return [("sink", h) for h in _sinkable(s)]
+
+
+def random_sink(s: State, rng: Random) -> Action:
+    """`chance.pick` of `legal_sink` (the same draw of the same list), without an action
+    built for every tile."""
+    return ("sink", chance.pick(rng, _sinkable(s)))
+
+
+def _sinkable(s: State) -> list[int]:
+    """The tiles that may be removed now (B-21; E-5 on the 1986 rings)."""
+    return rings.candidates(s) if s.is_1986 else candidates(s)
 
 
 def apply_sink(s: State, action: Action, ev: Events) -> None:

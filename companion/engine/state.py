@@ -309,16 +309,13 @@ class State:
     def vacant_spaces(self, among: tuple[int, ...] = WATER) -> list[int]:
         """Every vacant sea hex of `among` (hexes that are no safe island; the whole board's
         unless told), in its order: `vacant` asked of many hexes at once (a red tile's
-        creature may go to any of them). What stands at sea is gathered once, not looked up in
-        six lists hex by hex."""
+        creature may go to any of them). The boats and creatures are gathered in one set, and
+        the swimmers read from their index (not found among every person: that pass over
+        the people was a third of the cost)."""
+        terrain, swimmers = self.terrain, self.swimmers
         taken = set(self.c_pos)  # a creature's hex (OFF, off the board, is no hex)
         taken.update(self.b_pos)
-        kinds, at = self.p_kind, self.p_at
-        for p in self.p_owner:
-            if kinds[p] == SEA:
-                taken.add(at[p])
-        terrain = self.terrain
-        return [h for h in among if terrain[h] is None and h not in taken]
+        return [h for h in among if terrain[h] is None and not swimmers[h] and h not in taken]
 
     def guardian(self, p: int) -> int | None:
         """The dolphin protecting swimmer p, if one does (D-6)."""
