@@ -91,7 +91,9 @@ class GpioPanel:
         self.trouble: str | None = None
         """What is wrong now (the status LED blinks), or None."""
         self.factory = ""
-        self._inbox: queue.Queue[Any] = queue.Queue()
+        self._inbox: queue.SimpleQueue[Any] = queue.SimpleQueue()
+        """Edges, the Table's events, requests to stop or say when idle (C's queue: the Table's
+        thread puts every event on it, and a Python queue's locks cost it more)."""
         self._subscriber = Subscriber(None, SPECTATOR, self._inbox.put)
         self._thread: threading.Thread | None = None
 
