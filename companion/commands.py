@@ -97,3 +97,21 @@ class Event:
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
+
+    @property
+    def whole(self) -> bool:
+        """Is `data` the viewer's whole snapshot (a ``state``, an ``undone``...)?"""
+        return "_before" in self.__dict__
+
+    @property
+    def before(self) -> int | None:
+        """For a `whole` event, the id of the same view's whole snapshot told just before it
+        (None: none was): a stream that sent that one may send this one as what changed
+        since (`web.stream`)."""
+        before: int | None = self.__dict__.get("_before")
+        return before
+
+    def follows(self, before: int | None) -> None:
+        """Mark this event `whole`, told after the event `before` (an attribute, not a field:
+        an Event stays frozen and equal to another with the same fields)."""
+        object.__setattr__(self, "_before", before)

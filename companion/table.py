@@ -106,6 +106,9 @@ class Loaded:
     """Events published so far; the next event's sequence number."""
     shown: Shown = field(default_factory=Shown)
     """What the views of the game were last built from (only what changed is built again)."""
+    told_whole: dict[View, int] = field(default_factory=dict)
+    """The last whole snapshot told to each view (its event's number): the next is told as
+    following it, so that a stream that sent it sends only what changed (`Event.before`)."""
 
     @classmethod
     def load(cls, record: GameRecord, rows: list[Row]) -> Loaded:
@@ -818,6 +821,9 @@ class Table:
                 made[view] = Event(game_id, seq, kind, snapshots.get(view, {}))
             else:
                 made[view] = Event(game_id, seq, kind, {**data(view), **snapshots.get(view, {})})
+            if snapshots:
+                made[view].follows(loaded.told_whole.get(view))
+                loaded.told_whole[view] = seq
         for sub in following:
             self._tell(sub, made[sub.view])
 

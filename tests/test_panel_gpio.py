@@ -28,7 +28,7 @@ from tests.playing import first, mirror, new_game, play_until
 PINS = pinout.load(pinout.default_path())
 PI_4 = "c03111"
 HOLD_TIME = 0.3
-"""Real seconds before gpiozero's hold thread reports a hold (a short tap takes microseconds)."""
+"""Seconds of the panel's clock a button is down before it is a hold."""
 
 
 class Clock:
@@ -156,7 +156,8 @@ def test_undo_takes_back_a_move_and_holding_it_the_whole_turn(
     assert [s for _, _, s in rows(table, game)][-3:] == ["ok", "ok", "undone"]
     factory.pin(PINS.buzzer).clear_states()
     pin = button(factory, "undo")
-    pin.drive_low()  # held until gpiozero's hold thread tells it: back to the turn's start
+    pin.drive_low()
+    clock.advance(HOLD_TIME + 0.01)  # held past the hold time: back to the turn's start
     wait_for(lambda: [s for _, _, s in rows(table, game)][-3:] == ["undone"] * 3)
     clock.advance(2.0)
     pin.drive_high()  # the release after a hold is no short press ...
@@ -324,35 +325,37 @@ def test_the_daemon_starts_the_gpio_panel_and_reports_it(
 
 
 def test_gestures_tell_bounces_taps_and_holds_apart() -> None:
-    g = Gestures(window=0.05)
+    g = Gestures(window=0.05, hold_time=1.0)
     assert g.edge("roll", True, 0.0) == []
     assert g.edge("roll", False, 0.003) == []  # bounce
     assert g.edge("roll", True, 0.006) == []  # bounce
     assert g.edge("roll", False, 0.2) == [Press("roll", PRESS)]
     assert g.edge("roll", True, 0.21) == []  # a bounce of the release
     assert g.edge("roll", False, 0.215) == []
-    assert not g.unsettled()
-    # Held: the hold is told once; its release is no short press.
+    assert g.due(0.3) is None  # nothing down, nothing unsettled: nothing to wait for
+    # Held: the hold is told once, when its time has come; its release is no short press.
     assert g.edge("undo", True, 1.0) == []
-    assert g.held("undo", 2.0) == [Press("undo", HOLD)]
-    assert g.held("undo", 2.5) == []
+    assert g.due(1.5) == 0.5 and g.holds(1.99) == []
+    assert g.settle(2.0) == []  # windows only: a release may be on its way
+    assert g.holds(2.0) == [Press("undo", HOLD)]
+    assert g.holds(2.5) == [] and g.due(2.5) is None
     assert g.edge("undo", False, 3.0) == []
 
 
-def test_a_late_hold_report_after_the_release_is_ignored() -> None:
-    # gpiozero#697: the hold thread can report after the button was let go.
-    g = Gestures(window=0.05)
+def test_a_release_before_the_hold_time_is_a_short_press_and_no_hold() -> None:
+    g = Gestures(window=0.05, hold_time=1.0)
     g.edge("next", True, 0.0)
     assert g.edge("next", False, 0.5) == [Press("next", PRESS)]
-    assert g.held("next", 1.0) == []
+    assert g.holds(1.0) == [] and g.holds(5.0) == []
 
 
 def test_a_hold_whose_first_edge_looked_like_a_bounce_is_still_a_hold() -> None:
-    g = Gestures(window=0.05)
+    g = Gestures(window=0.05, hold_time=1.0)
     g.edge("undo", True, 0.0)
     g.edge("undo", False, 0.3)  # a short press ...
     g.edge("undo", True, 0.32)  # ... and, 20 ms later, down again: taken for a bounce
-    assert g.held("undo", 1.32) == [Press("undo", HOLD)]
+    assert g.holds(0.4) == []  # the window is over: pressed since 0.35
+    assert g.holds(1.35) == [Press("undo", HOLD)]
     assert g.edge("undo", False, 2.0) == []
 
 
@@ -360,9 +363,9 @@ def test_a_tap_inside_the_window_is_settled_when_the_window_closes() -> None:
     g = Gestures(window=0.05)
     g.edge("roll", True, 0.0)
     assert g.edge("roll", False, 0.02) == []
-    assert g.unsettled() and g.settle(0.04) == []
+    assert g.due(0.02) == 0.05 and g.settle(0.04) == []
     assert g.settle(0.06) == [Press("roll", PRESS)]
-    assert not g.unsettled()
+    assert g.due(0.06) is None
 
 
 # -- companion doctor ---------------------------------------------------------------------

@@ -3,6 +3,7 @@ Table tells a watcher, and a beep when the die is cast, without asking the Table
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 from companion.commands import Command
@@ -42,3 +43,7 @@ def test_B_10_the_led_follows_the_turn_and_the_die_beeps(table: Table, monkeypat
         seat = mirror(table, game).state.turn
         assert shown[-1] == (RED, BLUE)[seat], "the LED shows the next player"
     assert asked == 0, "the lights asked the Table for a snapshot"
+    # Every command tells a state: the LED is set only when its colour changes.
+    assert all(a != b for a, b in itertools.pairwise(shown)), shown
+    lights.sync(table)  # a panel that (re)connects is shown its colour, changed or not
+    assert shown[-2:] == [shown[-1]] * 2

@@ -3,9 +3,11 @@ id, pings, the phone's own view, a phone that leaves, and streams that never sta
 
 from __future__ import annotations
 
+import itertools
 import json
 import time
 import urllib.request
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -14,12 +16,26 @@ from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
 
 from companion.commands import Command, Event
-from companion.engine import notation
+from companion.engine import Game, Rules, notation
+from companion.store import Store
 from companion.table import Subscriber, Table
 from companion.web import create_app, end_streams
 from companion.web import stream as sse_stream
 from tests.playing import PLAYERS, first, mirror, play_setup
-from tests.web_support import Stream, phone, served, table_config, wait_for
+from tests.test_hidden import random_log
+from tests.web_support import (
+    Stream,
+    patched,
+    phone,
+    self_drawn,
+    sender,
+    served,
+    table_config,
+    wait_for,
+)
+
+WHOLE = ("snapshot", "state", "new_game", "undone", "corrected")
+"""The events whose data is the viewer's whole snapshot (``SNAPSHOTS`` in stream.js)."""
 
 
 def make_app(table: Table, **settings: Any) -> Flask:
@@ -47,6 +63,10 @@ class Events:
         self.response = response
         self.chunks = iter(response.response)
         self.waiting: list[str] = []
+        self.whole: tuple[int | None, Any] = (None, None)
+        """The id and data of the last whole snapshot: a later one may come as a change of it."""
+        self.changes = 0
+        """Whole snapshots that came as what changed."""
 
     def next(self) -> tuple[str, Any, int | None]:
         """(event, data, id); ("ping", None, None) for a ping; StopIteration at the end."""
@@ -57,7 +77,14 @@ class Events:
             return "ping", None, None
         fields = dict(line.split(": ", 1) for line in chunk.strip().split("\n"))
         seq = int(fields["id"]) if "id" in fields else None
-        return fields["event"], json.loads(fields["data"]), seq
+        data = json.loads(fields["data"])
+        if isinstance(data, dict) and "delta" in data:
+            assert data["delta"] == self.whole[0], "a change of a snapshot the phone has not"
+            data = patched(self.whole[1], data)
+            self.changes += 1
+        if fields["event"] in WHOLE:
+            self.whole = (seq, data)
+        return fields["event"], data, seq
 
     def until(self, kind: str) -> list[tuple[str, Any, int | None]]:
         seen = []
@@ -110,6 +137,28 @@ def test_a_stream_opens_with_the_snapshot_then_each_event_in_order_with_its_id(
     for s in (mine, theirs):
         s.close()
     assert wait_for(lambda: subscribers(table) == 0, what="the streams unsubscribed")
+
+
+def test_after_a_whole_snapshot_a_stream_sends_what_changed_and_the_page_makes_it_whole(
+    app: Flask, table: Table, game: int
+) -> None:
+    ana, watcher = phone(app, game, 1), phone(app)
+    mine = stream(ana, f"/api/games/{game}/stream")
+    theirs = stream(watcher, f"/api/games/{game}/stream")
+    for s in (mine, theirs):
+        s.next()
+    for n in range(3):  # the first state is whole (the stream's snapshot is its own), then not
+        move = first(mirror(table, game), "move")
+        r = ana.post(
+            f"/api/games/{game}/commands", json={"request_id": f"m{n}", "action": notation(move)}
+        )
+        assert r.status_code == 200
+        for s, client in ((mine, ana), (theirs, watcher)):
+            state = s.until("state")[-1][1]
+            assert state == client.get(f"/api/games/{game}").json
+    assert mine.changes == theirs.changes == 2
+    for s in (mine, theirs):
+        s.close()
 
 
 def test_the_events_of_one_command_reach_a_phone_in_one_write(
@@ -290,3 +339,50 @@ def test_what_the_views_of_one_telling_share_is_written_once(
     island = states[0].data["state"]["tiles"]
     assert all(e.data["state"]["tiles"] is island for e in states)  # one object for all
     assert written.count(id(island)) == 1
+
+
+@pytest.mark.slow
+def test_a_change_of_a_snapshot_applied_to_the_one_before_is_the_whole_one(
+    tmp_path: Path,
+) -> None:
+    """Over whole digital games with undos, for every view: each whole snapshot after the first,
+    sent as what changed since the one before (`changed`), made whole again as the page makes
+    it, is that view's whole snapshot to the byte — it can carry nothing the view may not see
+    — and it is shorter than the whole one."""
+    views: list[Any] = [0, 1, 2, 3, "spectator", "referee"]
+    for seed in (1, 2, 3):
+        table = Table(Store(tmp_path / f"{seed}.db"))  # not started: each command at once
+        told: dict[Any, list[Event]] = {view: [] for view in views}
+        for view, box in told.items():
+            table.subscribe(Subscriber(None, view, box.append))
+        args = {"players": [{}] * 4, "seed": seed, "mode": "digital", "layout": "random"}
+        game = table.call(Command("cli", intent="new_game", args=args)).game
+        engine = Game.new(Rules(), 4, seed, "digital")
+        for n, (action, _, _) in enumerate(random_log(seed, "digital", Rules())):
+            if not self_drawn(engine, "digital", "random"):
+                seat = sender(engine)
+                command = Command("phone", seat, "", game, action=list(action))
+                assert table.call(command).accepted
+                if (
+                    n % 7 == 0
+                    and table.call(Command("phone", seat, "", game, intent="undo")).accepted
+                ):
+                    assert table.call(command).accepted  # and again: the game goes on as logged
+            engine.apply(action)
+        changes = 0
+        for view, box in told.items():
+            whole = [e for e in box if e.whole]
+            for before, event in itertools.pairwise(whole):
+                assert event.kind in WHOLE and event.before == before.seq
+                data = json.loads(sse_stream.changed(event, before).split(b"data: ", 1)[1])
+                assert data["delta"] == before.seq
+                made = patched(before.data, data)
+                assert _canonical(made) == _canonical(event.data), (view, event.seq)
+                assert len(sse_stream.changed(event, before)) < len(sse_stream.frame(event))
+                changes += 1
+        assert changes > 6 * 150
+        table._store.close()
+
+
+def _canonical(data: Any) -> str:
+    return json.dumps(data, sort_keys=True, ensure_ascii=False)

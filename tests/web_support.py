@@ -141,6 +141,17 @@ def play(
     return game
 
 
+def patched(before: dict[str, Any], delta: dict[str, Any]) -> dict[str, Any]:
+    """A whole snapshot from the one before and what changed since (``delta``), as the page
+    makes it (``patched`` in web/static/js/stream.js)."""
+    after = {**before, **delta.get("set", {})}
+    for key in delta.get("drop", []):
+        del after[key]
+    for key, change in delta.get("in", {}).items():
+        after[key] = patched(before[key], change)
+    return after
+
+
 class Phone:
     """A browser on a served table (real HTTP, real cookies): the CSRF token on every POST.
     Served with ``TRUST_LOOPBACK`` off, it is a phone on the Wi-Fi although it calls 127.0.0.1."""

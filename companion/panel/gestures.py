@@ -9,8 +9,10 @@ The debounce is a lockout: after an edge is accepted, edges of that button withi
 seconds are bounces. The last of them may still have been real (a tap shorter than the
 window), so `settle` accepts the level left behind once the window is over.
 
-Short press and hold follow gpiozero's FAQ: the hold is told when the pin library says the
-button has been held (`when_held`), and a release makes a short press only if no hold was told.
+A hold is a button down for `hold_time` seconds, told once, timed here on the same clock (the
+panel's thread looks when one is due, `due`); a release makes a short press only if no hold was
+told (`holds`). Not gpiozero's `when_held`: its hold thread, one per button, woke ten times a second and at
+every edge of every press, for a hold that is rare.
 """
 
 from __future__ import annotations
@@ -22,6 +24,8 @@ from .buttons import HOLD, PRESS, Press
 WINDOW = 0.05
 """Seconds after an accepted edge in which the button's edges are bounces. Arcade microswitches
 settle within a few milliseconds; a person cannot press twice in 50 ms."""
+HOLD_TIME = 1.0
+"""Seconds a button is held down before it counts as a hold (gpiozero's default)."""
 
 
 @dataclass
@@ -39,8 +43,9 @@ class _Button:
 class Gestures:
     """Edges in, presses out; the caller stamps each edge with the time it happened."""
 
-    def __init__(self, window: float = WINDOW) -> None:
+    def __init__(self, window: float = WINDOW, hold_time: float = HOLD_TIME) -> None:
         self.window = window
+        self.hold_time = hold_time
         self._buttons: dict[str, _Button] = {}
 
     def _button(self, name: str) -> _Button:
@@ -55,17 +60,6 @@ class Gestures:
             return out  # a bounce, or the level already known
         return out + self._change(name, b, down, t)
 
-    def held(self, name: str, t: float) -> list[Press]:
-        """The pin library says `name` has been held down for its hold time."""
-        b = self._button(name)
-        if not b.raw or b.held:
-            # Released before this late report arrived (gpiozero#697), or already told.
-            return []
-        if not b.down:  # its first edge was taken for a bounce; a held button is pressed
-            b.down, b.since = True, t
-        b.held = True
-        return [Press(name, HOLD)]
-
     def settle(self, t: float) -> list[Press]:
         """Presses from levels left by bounces whose window is over at time `t`."""
         out: list[Press] = []
@@ -73,9 +67,25 @@ class Gestures:
             out += self._catch_up(name, b, t)
         return out
 
-    def unsettled(self) -> bool:
-        """Is a button's latest level still waiting for its window to close?"""
-        return any(b.raw != b.down for b in self._buttons.values())
+    def holds(self, t: float) -> list[Press]:
+        """The holds of buttons down for `hold_time` at time `t` — to be asked only once every
+        edge stamped up to `t` has been told: a release on its way is no hold."""
+        out = self.settle(t)
+        for name, b in self._buttons.items():
+            if b.down and b.raw and not b.held and t - b.since >= self.hold_time:
+                b.held = True
+                out.append(Press(name, HOLD))
+        return out
+
+    def due(self, t: float) -> float | None:
+        """Seconds from `t` until `settle` or `holds` may have something to tell (a window
+        closing, a hold); None while no button is down or unsettled."""
+        waits = [
+            self.window if b.raw != b.down else b.since + self.hold_time - t
+            for b in self._buttons.values()
+            if b.raw != b.down or (b.down and not b.held)
+        ]
+        return max(0.0, min(waits)) if waits else None
 
     def _catch_up(self, name: str, b: _Button, t: float) -> list[Press]:
         if b.raw != b.down and t - b.since >= self.window:

@@ -29,15 +29,13 @@ from ..commands import SPECTATOR, Event
 from ..table import Refused, Subscriber, Table
 from . import PanelError
 from .buttons import Press
-from .gestures import WINDOW, Gestures
+from .gestures import HOLD_TIME, WINDOW, Gestures
 from .lights import Lights
 from .pinout import Pinout
 from .presses import NOT_RUNNING, TableDown, carry_out, table_alive
 
 log = logging.getLogger(__name__)
 
-HOLD_TIME = 1.0
-"""Seconds a button is held down before it counts as a hold (gpiozero's default)."""
 ROLL_BEEP = (0.15, 0.05, 1)
 """Buzzer on, off (seconds) and count when the die is cast: one short beep."""
 ERROR_BEEP = (0.07, 0.07, 3)
@@ -53,7 +51,7 @@ LOOK = 0.25
 
 @dataclass(frozen=True)
 class Edge:
-    """What a button's callback saw: ``down``, ``up`` or ``held``, and when."""
+    """What a button's callback saw: ``down`` or ``up``, and when."""
 
     button: str
     kind: str
@@ -80,8 +78,7 @@ class GpioPanel:
         self.table = table
         self.pinout = pinout
         self.clock = clock
-        self.hold_time = hold_time
-        self.gestures = Gestures(window)
+        self.gestures = Gestures(window, hold_time)
         self.buttons: dict[str, Any] = {}
         self.rgb_led: Any = None
         self.status_led: Any = None
@@ -91,7 +88,9 @@ class GpioPanel:
         self.trouble: str | None = None
         """What is wrong now (the status LED blinks), or None."""
         self.factory = ""
-        self._inbox: queue.Queue[Any] = queue.Queue()
+        self._inbox: queue.SimpleQueue[Any] = queue.SimpleQueue()
+        """Edges, the Table's events, requests to stop or say when idle (C's queue: the Table's
+        thread puts every event on it, and a Python queue's locks cost it more)."""
         self._subscriber = Subscriber(None, SPECTATOR, self._inbox.put)
         self._thread: threading.Thread | None = None
 
@@ -133,16 +132,16 @@ class GpioPanel:
         return f"{self.pinout.summary()} (pins{where}{factory})"
 
     def _build(self) -> None:
-        from gpiozero import LED, RGBLED, Button, Buzzer, Device
+        from gpiozero import LED, RGBLED, Buzzer, Device, DigitalInputDevice
 
         pins = self.pinout
         try:
             for name, bcm in pins.buttons.items():
-                # bounce_time=None: the backends debounce differently; `gestures` does it.
-                button = Button(bcm, pull_up=True, bounce_time=None, hold_time=self.hold_time)
-                button.when_pressed = self._on(name, "down")
-                button.when_released = self._on(name, "up")
-                button.when_held = self._on(name, "held")
+                # bounce_time=None: the backends debounce differently; `gestures` does it, and
+                # times a hold (a gpiozero Button's hold thread would wake at every edge).
+                button = DigitalInputDevice(bcm, pull_up=True, bounce_time=None)
+                button.when_activated = self._on(name, "down")
+                button.when_deactivated = self._on(name, "up")
                 self.buttons[name] = button
             self.rgb_led = RGBLED(*pins.rgb_led, active_high=not pins.common_anode, pwm=True)
             self.status_led = LED(pins.status_led)
@@ -175,7 +174,8 @@ class GpioPanel:
     def _run(self) -> None:
         self._sync()
         while True:
-            wait = self.gestures.window if self.gestures.unsettled() else LOOK
+            due = self.gestures.due(self.clock())
+            wait = LOOK if due is None else min(due, LOOK)
             try:
                 item = self._inbox.get(timeout=wait)
             except queue.Empty:
@@ -188,7 +188,11 @@ class GpioPanel:
                     presses = self._edge(item)
                 elif isinstance(item, Event):
                     self._show(item)
-                presses += self.gestures.settle(self.clock())
+                now = self.clock()  # before looking for edges still queued: see `holds`
+                if self._inbox.empty():
+                    presses += self.gestures.holds(now)
+                else:
+                    presses += self.gestures.settle(now)
                 for press in presses:
                     self._carry_out(press)
                 if not table_alive(self.table):
@@ -201,8 +205,6 @@ class GpioPanel:
                 log.exception("the GPIO panel could not handle %r", item)
 
     def _edge(self, edge: Edge) -> list[Press]:
-        if edge.kind == "held":
-            return self.gestures.held(edge.button, edge.t)
         return self.gestures.edge(edge.button, edge.kind == "down", edge.t)
 
     def _carry_out(self, press: Press) -> None:

@@ -88,10 +88,15 @@ class Lights:
         self.beep = beep
         self.players: list[dict[str, Any]] = []
         self.seat: int | None = None
+        self.lit: tuple[float, float, float] | None = None
+        """The colour shown last (None: to be shown again whatever it is). A colour is shown
+        only when it changes: every command tells a state, and setting a PWM LED's three
+        channels on gpiozero cost the panel's thread more than the rest of the event."""
 
     def sync(self, table: Table) -> None:
         """The LED from the current game as it is now (at start, after a reconnect)."""
         found = whose_colour(table)
+        self.lit = None
         if found is not None:
             self.players, seat = found
             self.colour(seat)
@@ -114,8 +119,10 @@ class Lights:
 
     def colour(self, seat: int | None) -> None:
         self.seat = seat
-        if seat is None:
-            self.show(OFF)
-            return
-        player = next((p for p in self.players if p.get("seat") == seat), {})
-        self.show(led_colour(player.get("colour"), seat))
+        lit = OFF
+        if seat is not None:
+            player = next((p for p in self.players if p.get("seat") == seat), {})
+            lit = led_colour(player.get("colour"), seat)
+        if lit != self.lit:
+            self.lit = lit
+            self.show(lit)

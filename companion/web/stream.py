@@ -19,7 +19,11 @@ The first event is always a ``snapshot`` (the Table's snapshot for this viewer, 
 last event it contains), also when a reconnecting EventSource sends ``Last-Event-ID``: what it
 missed is folded into the fresh snapshot. Then every table event of the game in order, as
 ``event: <kind>``, ``id: <seq>``, ``data: <the event as this viewer may see it>`` — among them,
-after each command, ``state`` with the viewer's new snapshot and its choices. ``status`` events
+after each command, ``state`` with the viewer's new snapshot and its choices. A whole snapshot
+(``state``, ``undone``, ``new_game``, ``corrected``) after one the stream sent as an event comes
+as what changed since that one: ``{"delta": <its id>, "set": {...}, "drop": [...], "in":
+{"state": {"set": ..., "drop": ...}}}`` (`changed`; the page applies it: ``patched`` in
+stream.js). ``status`` events
 (panel and camera connection) carry no ``id``. ``event: ping`` every ``[web] ping`` seconds (15) keeps the connection
 open through Wi-Fi, lets the server notice a phone that left, and lets the page notice a
 table that stopped answering (its watchdog).
@@ -242,6 +246,52 @@ def frame(event: Event) -> bytes:
     return encoded
 
 
+def changed(event: Event, before: Event) -> bytes:
+    """`event`, a view's whole snapshot, as what changed since `before` (the same view's
+    whole snapshot told before it: ``event.before == before.seq``): ``{"delta": <before's
+    id>, "set": {...}, "drop": [...], "in": {<key>: {"set": ..., "drop": ...}}}`` — the keys
+    whose value changed (within the dicts, such as ``state``, one level down), and those gone.
+    Made of the view's own two snapshots, it carries nothing the snapshot would not. Encoded
+    once for every stream of the view, as `frame`."""
+    encoded: bytes | None = event.__dict__.get("_delta")
+    if encoded is None:
+        # Written whole by the C encoder: a change is small, and sharing its pieces between
+        # the views (`_Pieces`) cost three times as much as writing it.
+        encoded = sse(
+            event.kind, {"delta": before.seq, **_changes(before.data, event.data)}, event.seq
+        )
+        object.__setattr__(event, "_delta", encoded)
+    return encoded
+
+
+_GONE = object()
+
+
+def _changes(before: dict[str, Any], now: dict[str, Any], depth: int = 2) -> dict[str, Any]:
+    """What `now` changed of `before`: values told again whole, but a dict in both compared
+    key by key `depth` - 1 levels down. The Table hands on what did not change as the same
+    objects (`engine.views.Shown`), so most are passed over by identity."""
+    told: dict[str, Any] = {}
+    inside: dict[str, Any] = {}
+    for key, value in now.items():
+        old = before.get(key, _GONE)
+        if old is value:
+            continue
+        if depth > 1 and type(value) is dict and type(old) is dict:
+            change = _changes(old, value, depth - 1)
+            if change:
+                inside[key] = change
+        elif type(old) is not type(value) or old != value:  # True == 1, but not in JSON
+            told[key] = value
+    out: dict[str, Any] = {"set": told} if told else {}
+    gone = [key for key in before if key not in now]
+    if gone:
+        out["drop"] = gone
+    if inside:
+        out["in"] = inside
+    return out
+
+
 class _Pieces:
     """The JSON of the lists and dicts in the events of one telling (a game's event number),
     by identity. The Table tells each view its own Event, but what the views see alike (the
@@ -456,6 +506,9 @@ class _Told:
 
     def __init__(self, game: Any, seq: int, view: View) -> None:
         self.game, self.seq, self.view = game, seq, view
+        self.whole: Event | None = None
+        """The last whole snapshot sent as an event (not the first: it is the stream's own),
+        which the phone holds: the next may be sent as what changed since."""
 
     def frame(self, item: Any) -> bytes | None:
         """What the stream sends of `item` (b"" for nothing); None when the stream ends
@@ -472,4 +525,8 @@ class _Told:
             self.game, self.seq = item.game, 0
         elif item.seq < self.seq:
             return b""  # happened between subscribing and the snapshot: already in it
+        if item.whole:
+            held, self.whole = self.whole, item
+            if held is not None and (held.game, held.seq) == (item.game, item.before):
+                return changed(item, held)
         return frame(item)  # the Table projected it for this view

@@ -25,6 +25,15 @@ const PING_MS = 1000 * Number(document.body?.dataset.ping || 15);
 // A request's patience ([web] wait): a slow answer from a loaded table is not "offline".
 const WAIT_MS = 1000 * Number(document.body?.dataset.wait || 12);
 
+// A snapshot with what changed since another applied: a new object; what did not change is
+// the older one's own (read it, never change it). `in`: a dict changed key by key.
+export function patched(before, { set = {}, drop = [], in: inside = {} }) {
+  const after = { ...before, ...set };
+  for (const key of drop) delete after[key];
+  for (const [key, change] of Object.entries(inside)) after[key] = patched(before[key], change);
+  return after;
+}
+
 // onConnection gets true (live), false (offline: the table cannot be reached), "busy" (the
 // table answered, but serves as many streams as it can: it will try again), "connecting" (the
 // table is there, the stream on its way back) or "silent" (the stream says nothing: the table
@@ -78,10 +87,23 @@ export function follow(game, { onSnapshot, onEvent, onStatus, onConnection, onSe
         wait = Math.min(wait * 2, 15000);
       }
     };
+    // The last whole snapshot, as a change after it comes as what changed (`delta`).
+    let whole = null;
     for (const name of SNAPSHOTS) {
       source.addEventListener(name, (e) => {
         heard();
-        onSnapshot(JSON.parse(e.data), name);
+        let snapshot = JSON.parse(e.data);
+        if ("delta" in snapshot) {
+          if (whole?.id !== String(snapshot.delta)) {
+            // Not the snapshot it changes (never sent so): start again from a whole one.
+            source.close();
+            open();
+            return;
+          }
+          snapshot = patched(whole.snapshot, snapshot);
+        }
+        whole = { id: e.lastEventId, snapshot };
+        onSnapshot(snapshot, name);
       });
     }
     source.addEventListener("status", (e) => {

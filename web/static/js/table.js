@@ -321,7 +321,9 @@ async function start() {
       // The island the table deals after a new game comes as events with no state after them:
       // lay each tile as it comes, so that the island is drawn at once.
       if (kind === "laid") {
-        screen.snapshot.state.tiles[data.hex] = data.terrain;
+        // A new snapshot, not a change of this one: the stream applies what changes onto it.
+        const { state } = screen.snapshot;
+        screen.snapshot = { ...screen.snapshot, state: { ...state, tiles: { ...state.tiles, [data.hex]: data.terrain } } };
         return render(); // the whole island at once: nothing to single out
       }
       screen.happenings = remember(screen.happenings, kind, data).slice(0, 8);
