@@ -50,7 +50,12 @@ each) blocks moved by 8 at most; a person (the smallest piece) moved by half a h
 by 18 or more at 640 × 480, 31 or more at 1280 × 960. A camera whose exposure or white balance
 jumps from frame to frame moves every block by more than this: each of its frames is read."""
 WINDOW = 40
-"""Frames over which a camera is judged steady (its frames match at rest) or restless."""
+"""Frames over which a camera is judged steady (its frames match at rest) or restless. A look
+after a longer pause (`Stillness.pause`) that finds the board as the look before it counts for
+the frames the camera passed over: at rest it looks ten times less often, and counted as one
+frame each, its looks at rest were outnumbered by a passing hand's (at the web bench's film, a
+hand a third of the time, the camera was taken for a restless one and read every hand frame
+whole)."""
 SETTLED = 3
 """Frames like the one before, within the last `WINDOW`, before a camera may be steady. The
 renderer's harshest camera (an exposure and white balance of its own each frame, `synth` mode
@@ -123,6 +128,8 @@ class Stillness:
         """Looks in a row like the last frame read."""
         self._last: tuple[np.ndarray | Frame, np.ndarray] | None = None
         """The last frame looked at and its thumbnail."""
+        self._span = 1
+        """Frames the next look stands for, if it is like the one before (`pause`)."""
 
     def look(self, frame: np.ndarray | Frame) -> Look:
         """What `frame` tells, from its thumbnail; a frame to read becomes the frame read."""
@@ -130,7 +137,8 @@ class Stillness:
         verdict, rested = self._judge(thumb)
         self._before = thumb
         self._moving = 0 if rested else self._moving + 1
-        self._recent.append(rested)
+        self._recent.extend([rested] * (self._span if rested else 1))
+        self._span = 1
         self._same = self._same + 1 if verdict is Look.SAME else 0
         if verdict is Look.READ:
             self._read = thumb
@@ -160,11 +168,14 @@ class Stillness:
     def pause(self, interval: float) -> float:
         """Seconds until the next look, for a camera that looks every `interval`: that, until
         the board has rested for `RESTING` looks; then twice as long with each look more like
-        the last read, up to `REST_WAIT` (never shorter than `interval`)."""
+        the last read, up to `REST_WAIT` (never shorter than `interval`). The next look, if
+        like the one before, counts for every frame this pause passes over (`WINDOW`)."""
         beyond = self._same - RESTING
         if beyond <= 0:
             return interval
-        return max(interval, min(REST_WAIT, interval * 2.0 ** min(beyond, 30)))
+        pause = max(interval, min(REST_WAIT, interval * 2.0 ** min(beyond, 30)))
+        self._span = max(1, round(pause / max(interval, 1e-3)))
+        return pause
 
     def wake(self) -> None:
         """Look at the camera's interval again: the tracker has new frames at rest to take (a
