@@ -67,9 +67,12 @@ PATIENCE = 4.0
 frames never match (or a hand that does not rest): then every frame is read until two match.
 A hand sinking a tile or moving a boat pauses well within this."""
 RESTING = 6
-"""Looks in a row like the last frame read before the camera looks less often: twice the frames
-at rest the tracker decides on (its ``stable_frames``), so a turn's verdict is reached at the
-camera's full interval."""
+"""Looks like the last frame read before the camera looks less often: twice the frames at rest
+the tracker decides on (its ``stable_frames``), so a turn's verdict is reached at the camera's
+full interval. A hand passing over the board between them leaves the count: its frames are not
+read (`Look.MOVING`), the tracker's run goes on from before it, and once the board is found as
+it was read, more frames of it at the interval would tell the tracker nothing (the web bench's
+film, a hand over an unchanged board every 3 s, took 6 such looks after each hand)."""
 REST_WAIT = 1.0
 """The longest pause between looks at a board at rest, in seconds: what a change waits at most
 before the camera sees it (a hand over the board, a tile sunk while it was not looking)."""
@@ -125,7 +128,9 @@ class Stillness:
         self._recent: collections.deque[bool] = collections.deque(maxlen=WINDOW)
         """Of the last frames, whether each was like the one before it."""
         self._same = 0
-        """Looks in a row like the last frame read."""
+        """Looks like the last frame read since it was (frames moving between them aside)."""
+        self._looked: Look | None = None
+        """What the last look found."""
         self._last: tuple[np.ndarray | Frame, np.ndarray] | None = None
         """The last frame looked at and its thumbnail."""
         self._span = 1
@@ -139,7 +144,9 @@ class Stillness:
         self._moving = 0 if rested else self._moving + 1
         self._recent.extend([rested] * (self._span if rested else 1))
         self._span = 1
-        self._same = self._same + 1 if verdict is Look.SAME else 0
+        if verdict is not Look.MOVING:
+            self._same = self._same + 1 if verdict is Look.SAME else 0
+        self._looked = verdict
         if verdict is Look.READ:
             self._read = thumb
         return verdict
@@ -168,10 +175,11 @@ class Stillness:
     def pause(self, interval: float) -> float:
         """Seconds until the next look, for a camera that looks every `interval`: that, until
         the board has rested for `RESTING` looks; then twice as long with each look more like
-        the last read, up to `REST_WAIT` (never shorter than `interval`). The next look, if
-        like the one before, counts for every frame this pause passes over (`WINDOW`)."""
+        the last read, up to `REST_WAIT` (never shorter than `interval`), unless the last look
+        found something moving. The next look, if like the one before, counts for every frame
+        this pause passes over (`WINDOW`)."""
         beyond = self._same - RESTING
-        if beyond <= 0:
+        if beyond <= 0 or self._looked is Look.MOVING:
             return interval
         pause = max(interval, min(REST_WAIT, interval * 2.0 ** min(beyond, 30)))
         self._span = max(1, round(pause / max(interval, 1e-3)))
