@@ -18,6 +18,7 @@ import contextlib
 import http.client
 import json
 import multiprocessing
+import os
 import queue
 import selectors
 import socket
@@ -377,16 +378,31 @@ def _written(path: Path) -> int:
         return 0
 
 
+def _state(process: int) -> str:
+    """A process's state letter, as Linux shows it (T: stopped)."""
+    stat = Path(f"/proc/{process}/stat").read_text()
+    return stat.rsplit(")", 1)[1].split()[0]
+
+
 def with_camera(presses: int = 4000, clients: int = 8, blocks: int = 20) -> dict[str, float]:
     """``web.button_to_sse_p99_ms_camera`` (and p50): `web` with the camera watching
     (`companion.camera.Camera`, its own process, a frame every `CAMERA_INTERVAL` seconds — more
     often than a Pi needs — of a film of the game's island), and the same presses without it
-    (``..._camera_off``), half each, on one served table in `blocks` turns of off then on. The
-    camera is started for each of its turns (calibrated in the first, its calibration read
-    again after), its presses timed once it has learnt the island's colours again (which a
-    table's camera does once a game, as the island is laid), and stopped after it. This machine's speed drifts by tens of percent over
-    minutes, and the p99 of a short run is its few worst presses: turns a few seconds long
-    let both figures meet the same drift."""
+    (``..._camera_off``), half each, on one served table in `blocks` turns of off then on. This
+    machine's speed drifts by tens of percent over minutes, and the p99 of a short run is its
+    few worst presses: turns a few seconds long let both figures meet the same drift.
+
+    One camera process serves the whole run, as at a table, where the camera starts once with
+    the daemon and learns a game's colours once, as its island is laid: it is started and has
+    learnt them before any press is timed. In the off turns its process is stopped
+    (``SIGSTOP``: no CPU at all, as if there were no camera) and goes on where it was in the on
+    turns. A process started for each on turn put its imports, its calibration and its first
+    readings (a fresh process's every page touched for the first time) into each turn, which a
+    table's camera never does between two presses. The film rolls through both turns: it stands
+    for the world in front of the camera, and its frames are written from this process, so both
+    figures bear its writes alike."""
+    import signal
+
     from .camera import Camera
 
     off: list[float] = []
@@ -395,25 +411,27 @@ def with_camera(presses: int = 4000, clients: int = 8, blocks: int = 20) -> dict
     with _rig(clients) as rig:
         film = _film(rig.tbl, rig.game)
         calibration = rig.folder / "calibration.json"
+        watching = Camera(rig.tbl, f"files:{film.path}", calibration, CAMERA_INTERVAL)
+        film.start()
+        watching.start()
         try:
+            _watching(watching)
+            _until(lambda: _written(calibration) != 0, "the camera learning", 60.0)
+            process = watching.process_id
+            assert process is not None
             for block in range(blocks):
-                if block % 2 == 0:
-                    off += rig.press(each, 2)
-                    continue
-                film.start()
-                watching = Camera(rig.tbl, f"files:{film.path}", calibration, CAMERA_INTERVAL)
-                learnt = _written(calibration)
-                watching.start()
-                try:
-                    _watching(watching)
-                    # A camera learns a game's colours once, when its island is laid, before
-                    # anyone rolls: its turns here are timed from then on, as at a table.
-                    _until(lambda t=learnt: _written(calibration) != t, "the camera learning", 60.0)
+                if block % 2 == 1:
                     on += rig.press(each, 2)
+                    continue
+                os.kill(process, signal.SIGSTOP)
+                try:
+                    # Stopped once it takes the signal: in the idle class, when a core is free.
+                    _until(lambda: _state(process) == "T", "the camera stopping", 60.0)
+                    off += rig.press(each, 2)
                 finally:
-                    watching.stop()
-                    film.stop()
+                    os.kill(process, signal.SIGCONT)
         finally:
+            watching.stop()
             film.close()
     return {
         "web.button_to_sse_p50_ms_camera": _p(on, 0.5),

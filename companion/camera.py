@@ -136,6 +136,11 @@ class Camera:
                 self._process.join(timeout=STOP_WAIT)
             self._process = None
 
+    @property
+    def process_id(self) -> int | None:
+        """The camera's process, while it runs (the web bench stops it between its turns)."""
+        return None if self._process is None else int(self._process.pid)
+
     def describe(self) -> str:
         return f"{self.source}: {self.status}"
 

@@ -122,6 +122,71 @@ def test_a_board_at_rest_is_looked_at_less_often_and_at_once_again_after_a_chang
     assert still.pause(0.1) == 0.1
 
 
+def test_after_a_hand_over_a_board_as_it_was_read_the_camera_pauses_as_before_the_hand() -> None:
+    """No rule: a hand passing over a board at rest (frames moving, not read) leaves it as it
+    was: the tracker has had its frames of it, and the camera's first look that finds it as
+    read pauses as long as before the hand. A hand that comes before the tracker has had them
+    leaves their count where it was, at the interval; a board changed under the hand is read,
+    and looked at at the interval again."""
+    frame = photos(board()[0], 1, seed=4)[0]
+    changed = frame.copy()
+    changed[400:480, 600:680] //= 2  # a tile gone: the sea below it, darker
+    hand = _jumpy(frame, 4)[1:]  # each unlike the one before, and unlike the board
+    still = Stillness(patience=8)
+    for _ in range(RESTING + 5):
+        still.look(frame)
+        still.pause(0.1)
+    assert still.pause(0.1) == REST_WAIT
+    for moving in hand:
+        assert still.look(moving) is Look.MOVING
+        assert still.pause(0.1) == 0.1
+    assert still.look(frame) is Look.SAME
+    assert still.pause(0.1) == REST_WAIT
+
+    still = Stillness(patience=8)
+    for _ in range(SETTLED + 1):  # a read, then the camera's frames at rest begin
+        still.look(frame)
+    for moving in hand:
+        still.look(moving)
+    pauses = []
+    for _ in range(RESTING - SETTLED + 2):
+        assert still.look(frame) is Look.SAME
+        pauses.append(still.pause(0.1))
+    assert pauses == [0.1] * (RESTING - SETTLED) + [0.2, 0.4]
+
+    for moving in hand:
+        still.look(moving)
+    assert [still.look(changed), still.look(changed)] == [Look.MOVING, Look.READ]
+    assert still.pause(0.1) == 0.1
+
+
+def test_a_steady_camera_looking_less_often_at_rest_does_not_read_a_passing_hands_frames() -> None:
+    """No rule: at rest the camera looks ever less often (`pause`); each look that finds the
+    board as before counts for the frames it passed over, so hands over the board half the
+    time (1.5 s of every 3) do not make a steady camera look like a restless one whose every
+    frame is read: after the first pass (the camera just started, nothing known of it) no
+    frame of a hand is read. The board is read once after each change only: a tile lifted
+    under the last hand is read as the board rests again, an unchanged board never."""
+    rng = np.random.default_rng(1)
+    board = rng.integers(60, 200, (240, 320, 3)).astype(np.int16)
+    lifted = board.copy()
+    lifted[100:140, 150:190] -= 50  # a tile gone: the sea below it, darker
+    still = Stillness(patience(0.1))
+    t, seen = 0.0, []
+    while t < 30.0:
+        cycle, phase = divmod(t, 3.0)
+        frame = (lifted if cycle >= 9 else board) + rng.integers(-3, 4, board.shape)
+        if phase < 1.5:  # a hand, somewhere else each frame
+            y, x = rng.integers(0, 190), rng.integers(0, 270)
+            frame[y : y + 50, x : x + 50] = 20
+        look = still.look(np.clip(frame, 0, 255).astype(np.uint8))
+        seen.append((int(cycle), phase < 1.5, look))
+        t += 0.1 if look is Look.MOVING else still.pause(0.1)
+    assert [c for c, hand, look in seen if hand and look is Look.READ and c > 0] == []
+    assert [c for c, hand, look in seen if not hand and look is Look.READ] == [0, 9]
+    assert len(seen) < 30.0 / 0.1  # and it paused at rest
+
+
 def test_a_slow_drift_is_read_once_it_adds_up() -> None:
     """No rule: each frame is compared with the last one read, not with the one before it, so
     light that changes a little at a time (a lamp warming up) is read once the change is real."""

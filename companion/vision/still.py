@@ -50,7 +50,12 @@ each) blocks moved by 8 at most; a person (the smallest piece) moved by half a h
 by 18 or more at 640 × 480, 31 or more at 1280 × 960. A camera whose exposure or white balance
 jumps from frame to frame moves every block by more than this: each of its frames is read."""
 WINDOW = 40
-"""Frames over which a camera is judged steady (its frames match at rest) or restless."""
+"""Frames over which a camera is judged steady (its frames match at rest) or restless. A look
+after a longer pause (`Stillness.pause`) that finds the board as the look before it counts for
+the frames the camera passed over: at rest it looks ten times less often, and counted as one
+frame each, its looks at rest were outnumbered by a passing hand's (at the web bench's film, a
+hand a third of the time, the camera was taken for a restless one and read every hand frame
+whole)."""
 SETTLED = 3
 """Frames like the one before, within the last `WINDOW`, before a camera may be steady. The
 renderer's harshest camera (an exposure and white balance of its own each frame, `synth` mode
@@ -62,9 +67,12 @@ PATIENCE = 4.0
 frames never match (or a hand that does not rest): then every frame is read until two match.
 A hand sinking a tile or moving a boat pauses well within this."""
 RESTING = 6
-"""Looks in a row like the last frame read before the camera looks less often: twice the frames
-at rest the tracker decides on (its ``stable_frames``), so a turn's verdict is reached at the
-camera's full interval."""
+"""Looks like the last frame read before the camera looks less often: twice the frames at rest
+the tracker decides on (its ``stable_frames``), so a turn's verdict is reached at the camera's
+full interval. A hand passing over the board between them leaves the count: its frames are not
+read (`Look.MOVING`), the tracker's run goes on from before it, and once the board is found as
+it was read, more frames of it at the interval would tell the tracker nothing (the web bench's
+film, a hand over an unchanged board every 3 s, took 6 such looks after each hand)."""
 REST_WAIT = 1.0
 """The longest pause between looks at a board at rest, in seconds: what a change waits at most
 before the camera sees it (a hand over the board, a tile sunk while it was not looking)."""
@@ -120,9 +128,13 @@ class Stillness:
         self._recent: collections.deque[bool] = collections.deque(maxlen=WINDOW)
         """Of the last frames, whether each was like the one before it."""
         self._same = 0
-        """Looks in a row like the last frame read."""
+        """Looks like the last frame read since it was (frames moving between them aside)."""
+        self._looked: Look | None = None
+        """What the last look found."""
         self._last: tuple[np.ndarray | Frame, np.ndarray] | None = None
         """The last frame looked at and its thumbnail."""
+        self._span = 1
+        """Frames the next look stands for, if it is like the one before (`pause`)."""
 
     def look(self, frame: np.ndarray | Frame) -> Look:
         """What `frame` tells, from its thumbnail; a frame to read becomes the frame read."""
@@ -130,8 +142,11 @@ class Stillness:
         verdict, rested = self._judge(thumb)
         self._before = thumb
         self._moving = 0 if rested else self._moving + 1
-        self._recent.append(rested)
-        self._same = self._same + 1 if verdict is Look.SAME else 0
+        self._recent.extend([rested] * (self._span if rested else 1))
+        self._span = 1
+        if verdict is not Look.MOVING:
+            self._same = self._same + 1 if verdict is Look.SAME else 0
+        self._looked = verdict
         if verdict is Look.READ:
             self._read = thumb
         return verdict
@@ -160,11 +175,15 @@ class Stillness:
     def pause(self, interval: float) -> float:
         """Seconds until the next look, for a camera that looks every `interval`: that, until
         the board has rested for `RESTING` looks; then twice as long with each look more like
-        the last read, up to `REST_WAIT` (never shorter than `interval`)."""
+        the last read, up to `REST_WAIT` (never shorter than `interval`), unless the last look
+        found something moving. The next look, if like the one before, counts for every frame
+        this pause passes over (`WINDOW`)."""
         beyond = self._same - RESTING
-        if beyond <= 0:
+        if beyond <= 0 or self._looked is Look.MOVING:
             return interval
-        return max(interval, min(REST_WAIT, interval * 2.0 ** min(beyond, 30)))
+        pause = max(interval, min(REST_WAIT, interval * 2.0 ** min(beyond, 30)))
+        self._span = max(1, round(pause / max(interval, 1e-3)))
+        return pause
 
     def wake(self) -> None:
         """Look at the camera's interval again: the tracker has new frames at rest to take (a
