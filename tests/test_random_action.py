@@ -121,6 +121,29 @@ def test_B_6_B_9_a_boat_placed_or_a_tile_removed_is_the_draw_from_the_whole_list
     assert phase in SAMPLERS and tried >= 4
 
 
+@pytest.mark.rule("D-4")
+def test_D_4_a_first_dive_is_the_draw_from_the_whole_list() -> None:
+    """D-4 (a dive to any vacant sea space), D-5 (unoccupied boats too), D-9 (or a dolphin
+    turns to a swimmer), Q-3 (a squid may stay): the creature or boat that dives first is
+    counted without listing every move, yet it is exactly the action a draw from the listed
+    moves gives with the same random numbers, so no playout changes."""
+    kinds = Counter[str]()
+    # seed 38: a dolphin beside a swimmer another dolphin protects (D-9 passes it by); the
+    # 1986 spinner's dive (E-1) is listed by its own rules, drawn the same way
+    games = [(ALL_KITS, 6, 3), (ALL_KITS, 6, 38), (Rules(("escape-1986",)), 4, 0)]
+    for rules, players, seed in games:
+        for game in positions(rules, players, seed, "creature", 1):
+            ctx = game.state.ctx
+            if ctx["dist"] != "D" or ctx["creature"] is not None or ctx.get("boat") is not None:
+                continue
+            legal = game.legal_actions()
+            for n in range(20):
+                fresh = Game(game.state)  # nothing listed yet: the sampler draws
+                assert fresh.random_action(random.Random(n)) == chance.pick(random.Random(n), legal)
+            kinds.update(a[0] for a in legal)
+    assert "creature" in SAMPLERS and min(kinds[k] for k in ("creature", "sail", "protect")) > 0
+
+
 @pytest.mark.rule("B-8")
 @pytest.mark.parametrize(("rules", "players"), GAMES)
 def test_B_8_a_playout_is_the_game_apply_plays_with_the_same_draws(

@@ -12,9 +12,10 @@ move raised (a dolphin's protege, a squid's prey) is taken.
 
 from __future__ import annotations
 
+from random import Random
 from typing import Final
 
-from . import board, hand, pieces, scoring, spinner, squid
+from . import board, chance, hand, pieces, scoring, spinner, squid
 from .data import DIE_FACES, DIVE_DISTANCES, DIVE_KINDS, STEPS, WILD
 from .errors import IllegalAction
 from .events import Event, Events
@@ -121,7 +122,72 @@ def legal_creature(s: State) -> list[Action]:
     return out
 
 
+def first_dive(s: State) -> bool:
+    """Whether the move is yet to choose what dives (D-4: to any vacant sea space): a long
+    list of first moves, counted rather than listed (`random_creature`). Not the 1986
+    spinner's dive (E-1), whose moves `spinner` lists."""
+    ctx = s.ctx
+    return (
+        ctx.get("dist") == "D" and not s.is_1986 and ctx["creature"] is None
+        and ctx.get("boat") is None
+    )  # fmt: skip
+
+
+def random_creature(s: State, rng: Random) -> Action:
+    """`chance.pick` of `legal_creature` (the same draw of the same list), a first dive's move
+    counted, not listed, and built alone. (Other first moves are few: counting them twice
+    cost more than listing them once.)"""
+    if not first_dive(s):
+        return chance.pick(rng, legal_creature(s))
+    n = nth_dive(s, -1)
+    assert isinstance(n, int)
+    listed = n + 1 if n == 0 or s.rules.option("creature_move") == "optional" else n
+    k = int(rng.random() * listed)  # `chance.pick`'s draw
+    if k == n:
+        return ("done",)
+    move = nth_dive(s, k)
+    assert not isinstance(move, int)
+    return move
+
+
+def nth_dive(s: State, k: int) -> Action | int:
+    """At a first dive, `_first_moves`' move number k, counted in the same order (keep the two
+    in step) and built alone; when it has none of that number, how many it has past k (so
+    k = -1 counts them all, and k = 0 answers "any move?" at the first found)."""
+    start = k
+    kinds = movers(s)
+    vacant = s.vacant_spaces()
+    dives = len(vacant)
+    for kind in BY_NAME:
+        if kind not in kinds:
+            continue
+        for c in s.on_board(kind):
+            if 0 <= k < dives:
+                return ("creature", c, vacant[k])
+            k -= dives
+            at = s.c_pos[c]
+            if kind == "squid":
+                if k == 0:
+                    return ("creature", c, at)
+                k -= 1
+            if kind == "dolphin":
+                guarded = s.guard.get(c)
+                for p in s.swimmers[at]:
+                    if p != guarded and s.guardian(p) is None:
+                        if k == 0:
+                            return ("protect", c, p)
+                        k -= 1
+    if "boat" in kinds:
+        for b, pos in enumerate(s.b_pos):
+            if pos != OFF and not s.b_people[b]:
+                if 0 <= k < dives:
+                    return ("sail", b, vacant[k])
+                k -= dives
+    return start - k
+
+
 def _first_moves(s: State, out: list[Action]) -> None:
+    # `nth_dive` counts a dive's in this order: keep the two in step
     kinds = movers(s)
     dive = s.ctx.get("dist") == "D"
     vacant = s.vacant_spaces() if dive else []

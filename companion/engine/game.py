@@ -63,6 +63,7 @@ SAMPLERS: Final[dict[str, Callable[[State, Random], Action]]] = {
     "move": movement.random_move,
     "sink": sinking.random_sink,
     "effect": hand.random_effect,
+    "creature": creatures.random_creature,
 }
 """Phases whose uniformly random action is drawn without listing them all (`random_action`):
 each draws the action `chance.pick` would draw from the list, or one as likely."""
@@ -329,8 +330,8 @@ class Game:
     def random_action(self, rng: Random) -> Action:
         """A legal action of the current decision, each equally likely (a uniform random
         player's pick, `chance.index`), applied by `apply` without checking it again.
-        Movement, placement, a boat's placement, a tile's removal and a red tile's move draw it
-        without listing every action (`SAMPLERS`)."""
+        Movement, placement, a boat's placement, a tile's removal, a red tile's move and a
+        first dive draw it without listing every action (`SAMPLERS`)."""
         sample = SAMPLERS.get(self.state.phase) if self._legal is None else None
         if sample is None:
             # kept as drawn, so that `apply` knows it without finding it in the list again
@@ -381,15 +382,19 @@ class Game:
                 continue  # C-2, C-4, E-6: the game ends at once, mid-turn if need be
             # Each phase below has its own check (one phase at a time, asked after every step).
             if phase in ENDS_BY_DONE:
-                # Is "done" the one legal action? Movement and a red tile's move answer without
-                # listing every move (a bot's look-ahead never needs that list). A seat holding
-                # red tiles is asked at step 1 even when none can be played: passing it by would
-                # tell every viewer which tiles it holds (spec §9, B-7). Likewise a defender with
-                # no repellent still answers (see creatures.attack).
+                # Is "done" the one legal action? Movement, a red tile's move and a first dive
+                # answer without listing every move (a bot's look-ahead never needs that list).
+                # A seat holding red tiles is asked at step 1 even when none can be played:
+                # passing it by would tell every viewer which tiles it holds (spec §9, B-7).
+                # Likewise a defender with no repellent still answers (see creatures.attack).
                 if phase == "move":
                     only_done = not movement.can_move(s)
                 elif phase == "effect":
                     only_done = hand.only_done(s)
+                elif phase == "creature" and s.ctx.get("dist") == "D" and creatures.first_dive(s):
+                    # (dist first: most moves are no dive, asked without a call)
+                    # no dive: `legal_creature` is [done] (counting stops at the first)
+                    only_done = creatures.nth_dive(s, 0) == 0
                 elif phase == "tile":
                     only_done = not s.hands[s.turn]  # `hand.legal_play` of an empty hand
                 else:
