@@ -11,8 +11,8 @@ window), so `settle` accepts the level left behind once the window is over.
 
 A hold is a button down for `hold_time` seconds, told once, timed here on the same clock (the
 panel's thread looks when one is due, `due`); a release makes a short press only if no hold was
-told (`holds`). Not gpiozero's `when_held`: its hold thread, one per button, woke ten times a second and at
-every edge of every press, for a hold that is rare.
+told (`holds`). Not gpiozero's `when_held`: its hold thread, one per button, woke ten times a
+second and at every edge of every press, for a hold that is rare.
 """
 
 from __future__ import annotations
