@@ -110,15 +110,20 @@ def subscribers(table: Table) -> int:
     return int(table.read(lambda: len(table.subscribers)))
 
 
+def seat_and_watcher(app: Flask, game: int) -> tuple[FlaskClient, FlaskClient, Events, Events]:
+    """Seat 1's phone and a watcher's, each with the game's stream open."""
+    ana, watcher = phone(app, game, 1), phone(app)
+    path = f"/api/games/{game}/stream"
+    return ana, watcher, stream(ana, path), stream(watcher, path)
+
+
 # -- what a stream says -----------------------------------------------------------------------
 
 
 def test_a_stream_opens_with_the_snapshot_then_each_event_in_order_with_its_id(
     app: Flask, table: Table, game: int
 ) -> None:
-    ana, watcher = phone(app, game, 1), phone(app)
-    mine = stream(ana, f"/api/games/{game}/stream")
-    theirs = stream(watcher, f"/api/games/{game}/stream")
+    ana, _watcher, mine, theirs = seat_and_watcher(app, game)
     kind, snap, seq = mine.next()
     assert kind == "snapshot" and snap["state"]["viewer"] == 0 and "legal" in snap
     assert seq == snap["seq"] - 1  # the last event the snapshot holds
@@ -142,9 +147,7 @@ def test_a_stream_opens_with_the_snapshot_then_each_event_in_order_with_its_id(
 def test_after_a_whole_snapshot_a_stream_sends_what_changed_and_the_page_makes_it_whole(
     app: Flask, table: Table, game: int
 ) -> None:
-    ana, watcher = phone(app, game, 1), phone(app)
-    mine = stream(ana, f"/api/games/{game}/stream")
-    theirs = stream(watcher, f"/api/games/{game}/stream")
+    ana, watcher, mine, theirs = seat_and_watcher(app, game)
     for s in (mine, theirs):
         s.next()
     for n in range(3):  # the first state is whole (the stream's snapshot is its own), then not
