@@ -110,6 +110,31 @@ def test_a_seat_left_or_handed_over_by_the_table_goes_to_the_next_phone_and_all_
     bo_stream.close()
 
 
+def test_a_request_with_the_cookie_from_before_a_seat_was_left_does_not_take_it_back(
+    table: Table, port: int
+) -> None:
+    """A phone taps "watch instead" while its page is rereading the session (another seat's
+    event) or its stream reconnects: those requests carry the cookie that still names the seat.
+    Such a late cookie must not take the seat back — neither its own phone's after leaving nor
+    an old phone's after the table handed its seat over."""
+    game = start_game(table)
+    ana, bo = Phone(port).join(), Phone(port).join()
+    assert ana.sit(game, 1)[0] == 200 and bo.sit(game, 2)[0] == 200
+    late = Phone(port, ana.address)
+    late.cookies, late.csrf = dict(ana.cookies), ana.csrf  # a request already on its way
+    assert ana.sit(game, None)[0] == 200
+    assert late.session()["seat"] is None
+    assert late.request("GET", f"/api/games/{game}?view=1")[0] == 403
+    assert ana.session()["seat"] is None
+    pi = Phone(port, "127.0.0.1")
+    assert pi.request("POST", "/api/session/release", {"game": game, "seat": 2})[0] == 200
+    assert bo.session()["seat"] is None  # bo's phone, still on, keeps its old cookie
+    newcomer = Phone(port).join()
+    assert newcomer.sit(game, 2)[0] == 200 and newcomer.session()["seat"] == 2
+    assert ana.sit(game, 1)[0] == 200  # asked for again, the seat is hers
+    assert ana.session()["seat"] == 1
+
+
 def test_a_phone_that_lost_its_seat_gets_it_back_once_the_old_phone_is_silent(
     app: Flask, table: Table, port: int
 ) -> None:

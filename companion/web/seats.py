@@ -13,6 +13,11 @@ stream); the phone that lost the seat has its streams ended, so that it sees no 
 seat's view. The daemon keeps the holders in ``seats.json`` in its state directory (written at
 each change, which is rare): after a power cut the seat is still its holder's, not the first
 phone's that comes back with an old cookie for it. Silence is counted again from the start.
+
+A seat nobody holds goes to the first phone whose cookie says it held it (the holders were lost:
+``seats.json`` unreadable) — but never a seat freed while the daemon runs: a cookie claiming that
+one is older than its phone's leaving or the table's hand-over (a request already on its way, a
+stream reconnecting by itself), and would take the seat straight back.
 """
 
 from __future__ import annotations
@@ -77,6 +82,8 @@ class Seats:
         """Where the holders are kept (None: in memory only)."""
         self._lock = threading.Lock()
         self._held: dict[tuple[int, int], Holder] = {}
+        self._freed: set[tuple[int, int]] = set()
+        """Seats left or handed over since start: only `take` gives them again."""
         self._kept: dict[str, str] = {}
         if path is not None:
             self._load(path)
@@ -113,12 +120,14 @@ class Seats:
 
     def holds(self, phone: str | None, game: int, seat: int) -> bool:
         """Does `phone` hold `seat` of `game`? A seat nobody holds goes to the first phone that
-        says (by its signed cookie) that it held it — after a restart, its own phone."""
+        says (by its signed cookie) that it held it, unless it was freed since start."""
         if phone is None:
             return False
         with self._lock:
             holder = self._held.get((game, seat))
             if holder is None:
+                if (game, seat) in self._freed:
+                    return False
                 self._held[(game, seat)] = Holder(phone, self.clock())
                 self._save()
                 return True
@@ -145,6 +154,7 @@ class Seats:
                 why = "silent"
             changes = self._leave(phone, game)
             self._held[(game, seat)] = Holder(phone, now)
+            self._freed.discard((game, seat))
             self._save()
             previous = holder.phone if holder is not None else None
             changes.append(Change(game, seat, "taken", why, previous))
@@ -158,6 +168,7 @@ class Seats:
         mine = [key for key, h in self._held.items() if key[0] == game and h.phone == phone]
         for key in mine:
             del self._held[key]
+        self._freed.update(mine)
         self._save()
         return [Change(game, seat, "left") for _, seat in mine]
 
@@ -165,6 +176,7 @@ class Seats:
         """The table frees `seat`: the next phone to ask takes it."""
         with self._lock:
             holder = self._held.pop((game, seat), None)
+            self._freed.add((game, seat))
             self._save()
         previous = holder.phone if holder is not None else None
         return [Change(game, seat, "handed_over", "table", previous)]
