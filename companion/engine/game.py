@@ -249,23 +249,33 @@ class Game:
         the seed, nothing seen of the game (its log, every earlier draw) tells the next
         (`chance`).
         """
-        weights = self._weights()
+        s = self.state
+        # A terrain or a back is drawn from the (name, count) pairs `_weights` is made of, in
+        # its order: only the action drawn is built, not one for every outcome.
+        verb = s.phase
+        weights: list[tuple[Any, int]]
+        if verb == "terrain":
+            weights = setup.tiles_left(s)
+        elif verb == "back":
+            weights = sinking.back_weights(s)
+        else:
+            verb = ""
+            weights = self._weights()
         if not weights:
-            raise IllegalAction(
-                *STEP_RULE[self.state.phase][:1], "no table decision is awaited now"
-            )
+            raise IllegalAction(*STEP_RULE[s.phase][:1], "no table decision is awaited now")
         total = 0
         for _, n in weights:  # a loop, not sum() over a generator: asked at every draw
             total += n
-        pick = chance.uniform(self.state.seed, self.state.draws)
-        drawn = weights[-1][0]
-        for action, n in weights:
+        pick = chance.uniform(s.seed, s.draws)
+        drawn: Any = weights[-1][0]
+        for outcome, n in weights:
             pick -= n / total  # the very probabilities `chance_outcomes` gives, in its order
             if pick < 0:
-                drawn = action
+                drawn = outcome
                 break
-        self._sampled = drawn  # an outcome of this decision: `apply` need not check it again
-        return drawn
+        action: Action = (verb, drawn) if verb else drawn
+        self._sampled = action  # an outcome of this decision: `apply` need not check it again
+        return action
 
     # -- doing ---------------------------------------------------------------------------
 
