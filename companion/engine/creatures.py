@@ -66,14 +66,23 @@ def apply_roll(s: State, action: Action, ev: Events) -> None:
     s.phase, s.actor = "creature", s.turn
 
 
-def movers(s: State) -> set[str]:
+def movers(s: State) -> frozenset[str]:
     """What the dice let the roller move: the kind rolled (the starfish: any, D-3), a squid
     instead of a whale (Q-3), and unoccupied boats only on the dive dice (D-5)."""
-    kind = s.ctx["kind"]
-    kinds = set(WILD_KINDS) if kind == WILD else {kind}
-    if "whale" in kinds:
-        kinds.add("squid")
-    return {k for k in kinds if k in s.in_play or k == "boat"}
+    key = (s.ctx["kind"], s.in_play)
+    found = _MOVERS.get(key)
+    if found is None:
+        kind = key[0]
+        kinds = set(WILD_KINDS) if kind == WILD else {kind}
+        if "whale" in kinds:
+            kinds.add("squid")
+        found = _MOVERS[key] = frozenset(k for k in kinds if k in s.in_play or k == "boat")
+    return found
+
+
+_MOVERS: Final[dict[tuple[str, frozenset[str]], frozenset[str]]] = {}
+"""`movers` of each roll under each set of kinds in play, found once: building the sets anew at
+every creature phase was a fifth of listing its first moves (compiled)."""
 
 
 def limit(s: State, kind: str) -> int:
