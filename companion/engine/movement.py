@@ -166,18 +166,20 @@ def random_move(s: State, rng: Random) -> Action:
     draw = rng.random  # `chance.index` of the slots, its method looked up once, not per try
     while True:
         k = int(draw() * slots)
-        out: list[Action] = []
         if k < people_slots:
             for p in seat_people:
                 bound = MOST_MOVES[kinds[p]]
                 if k < bound:
                     if kinds[p] == LAND:  # its k-th move found without listing its moves
                         move = _kth_from_land(s, p, k)
-                        if move is not None:
-                            return move
-                        break  # past its last move: drawn again
-                    person_moves(s, p, out)
-                    break
+                    else:  # in a boat or swimming: its few moves listed (no list otherwise)
+                        out: list[Action] = []
+                        person_moves(s, p, out)
+                        assert len(out) <= bound, "MOST_MOVES bounds every person's moves"
+                        move = out[k] if k < len(out) else None
+                    if move is not None:
+                        return move
+                    break  # past its last move: drawn again
                 k -= bound
         else:  # a boat's slot, or the last one, "done": the people's are not walked through
             k -= people_slots
@@ -186,10 +188,7 @@ def random_move(s: State, rng: Random) -> Action:
             sail = _kth_sail(s, boats[k // MOST_SAILS], k % MOST_SAILS)
             if sail is not None:
                 return sail
-            continue  # past the boat's last sail: drawn again
-        assert len(out) <= bound, "MOST_MOVES bounds every person's moves"
-        if k < len(out):
-            return out[k]
+            # past the boat's last sail: drawn again
 
 
 def _kth_from_land(s: State, p: int, k: int) -> Action | None:
