@@ -12,7 +12,6 @@ move raised (a dolphin's protege, a squid's prey) is taken.
 
 from __future__ import annotations
 
-from random import Random
 from typing import Final
 
 from . import board, chance, hand, pieces, scoring, spinner, squid
@@ -142,16 +141,16 @@ def first_dive(s: State) -> bool:
     )  # fmt: skip
 
 
-def random_creature(s: State, rng: Random) -> Action:
+def random_creature(s: State, draw: chance.Draw) -> Action:
     """`chance.pick` of `legal_creature` (the same draw of the same list), a first dive's move
     counted, not listed, and built alone. (Other first moves are few: counting them twice
     cost more than listing them once.)"""
     if not first_dive(s):
-        return chance.pick(rng, legal_creature(s))
+        return chance.choose(draw, legal_creature(s))
     n = nth_dive(s, -1)
     assert isinstance(n, int)
     listed = n + 1 if n == 0 or s.rules.option("creature_move") == "optional" else n
-    k = int(rng.random() * listed)  # `chance.pick`'s draw
+    k = int(draw() * listed)  # `chance.pick`'s draw
     if k == n:
         return ("done",)
     move = nth_dive(s, k)

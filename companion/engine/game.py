@@ -57,7 +57,7 @@ PHASES: Final[dict[str, tuple[Legal, Apply, Explain]]] = {
     "reveal": (scoring.legal_reveal, scoring.apply_reveal, scoring.explain),
 }
 
-SAMPLERS: Final[dict[str, Callable[[State, Random], Action]]] = {
+SAMPLERS: Final[dict[str, Callable[[State, chance.Draw], Action]]] = {
     "place": setup.random_place,
     "boat": setup.random_boat,
     "move": movement.random_move,
@@ -342,12 +342,15 @@ class Game:
         player's pick, `chance.index`), applied by `apply` without checking it again.
         Movement, placement, a boat's placement, a tile's removal, a red tile's move and a
         first dive draw it without listing every action (`SAMPLERS`)."""
+        return self._random_action(rng.random)
+
+    def _random_action(self, draw: chance.Draw) -> Action:
         sample = SAMPLERS.get(self.state.phase) if self._legal is None else None
         if sample is None:
             # kept as drawn, so that `apply` knows it without finding it in the list again
-            self._sampled = chance.pick(rng, self.legal_actions())
+            self._sampled = chance.choose(draw, self.legal_actions())
         else:
-            self._sampled = sample(self.state, rng)
+            self._sampled = sample(self.state, draw)
         return self._sampled
 
     def playout(self, rng: Random) -> int:
@@ -357,13 +360,14 @@ class Game:
         of a drawn action at every decision (a thirtieth of a random game). Returns the
         number of players' decisions made."""
         s = self.state
+        draw = rng.random  # found once, not at every decision (`chance.Draw`)
         decisions = 0
         while s.phase != "over":
             if s.actor == CHANCE:
                 action = self.draw()
                 s.draws += 1
             else:
-                action = self.random_action(rng)
+                action = self._random_action(draw)
                 decisions += 1
             PHASES[s.phase][1](s, action, None)
             self._settle(None)

@@ -6,10 +6,9 @@ it up to three sea spaces in a turn instead of swimming one (E-3).
 
 from __future__ import annotations
 
-from random import Random
 from typing import Final
 
-from . import board, pieces
+from . import board, chance, pieces
 from .errors import IllegalAction
 from .events import Event, Events
 from .state import BOAT, DONE, LAND, OFF, SEA, Action, State, person_name
@@ -146,7 +145,7 @@ def can_move(s: State) -> bool:
     return False
 
 
-def random_move(s: State, rng: Random) -> Action:
+def random_move(s: State, draw: chance.Draw) -> Action:
     """One of `legal`'s actions, each equally likely, without listing them all (listing every
     move of every piece at every movement point was a random playout's largest cost).
 
@@ -163,7 +162,6 @@ def random_move(s: State, rng: Random) -> Action:
     boats = _boats(s)
     sails = len(boats) * MOST_SAILS
     slots = people_slots + sails + 1  # the last one is "done"'s
-    draw = rng.random  # `chance.index` of the slots, its method looked up once, not per try
     while True:
         k = int(draw() * slots)
         if k < people_slots:
