@@ -229,18 +229,25 @@ class Game:
 
     def _weights(self) -> list[tuple[Action, int]]:
         """At a table decision: each outcome with how many of the equally likely draws give it."""
+        verb, outcomes = self._outcomes()
+        return [((verb, k), n) for k, n in outcomes] if verb else outcomes
+
+    def _outcomes(self) -> tuple[str, list[tuple[Any, int]]]:
+        """`_weights` as found: a terrain or a back by its name, with the verb of its action
+        (`draw` builds the action drawn alone); the die's, the dice's and the spinner's as
+        actions (no verb)."""
         s = self.state
         if s.phase == "terrain":
-            return [(("terrain", t), n) for t, n in setup.tiles_left(s)]
+            return "terrain", setup.tiles_left(s)
         if s.phase == "back":
-            return [(("back", k), n) for k, n in sinking.back_weights(s)]
+            return "back", sinking.back_weights(s)
         if s.phase == "roll" and s.is_1986:
-            return spinner.weights(s)  # E-1
+            return "", spinner.weights(s)  # E-1
         if s.phase == "roll" and creatures.dive_dice(s):
-            return creatures.DIVE_WEIGHTS
+            return "", creatures.DIVE_WEIGHTS
         if s.phase == "roll":
-            return creatures.DIE_WEIGHTS
-        return []
+            return "", creatures.DIE_WEIGHTS
+        return "", []
 
     def draw(self) -> Action:
         """The outcome of the current table decision, drawn with the game's secret (its seed).
@@ -250,17 +257,8 @@ class Game:
         (`chance`).
         """
         s = self.state
-        # A terrain or a back is drawn from the (name, count) pairs `_weights` is made of, in
-        # its order: only the action drawn is built, not one for every outcome.
-        verb = s.phase
-        weights: list[tuple[Any, int]]
-        if verb == "terrain":
-            weights = setup.tiles_left(s)
-        elif verb == "back":
-            weights = sinking.back_weights(s)
-        else:
-            verb = ""
-            weights = self._weights()
+        # drawn from `_weights` as found, in its order: only the action drawn is built
+        verb, weights = self._outcomes()
         if not weights:
             raise IllegalAction(*STEP_RULE[s.phase][:1], "no table decision is awaited now")
         total = 0
