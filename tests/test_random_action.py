@@ -200,3 +200,20 @@ def test_B_22_B_10_a_table_draw_is_the_outcome_its_number_falls_on(
             phases[game.phase] += 1
             game.apply(drawn)
     assert phases["back"] > 10 and phases["roll"] > 10
+
+
+@pytest.mark.rule("B-2")
+def test_B_2_a_game_whose_seed_is_set_after_a_draw_draws_with_the_new_seed() -> None:
+    """A bot's sampled game or a test sets the seed of a game already made, even one already
+    drawn from: its draws are then exactly those of a game made with that seed (the game's
+    keyed hash of its seed is found again, not kept from the old seed)."""
+    game = Game.new(Rules(), 4, seed=1)
+    game.draw()  # drawn once with seed 1
+    game.state.seed = 2
+    twin = Game.new(Rules(), 4, seed=2)
+    for _ in range(40):  # the island laid tile by tile (B-2)
+        drawn = game.draw()
+        assert drawn == twin.draw()
+        game.apply(drawn)
+        twin.apply(drawn)
+    assert game.to_json() == twin.to_json()

@@ -8,6 +8,7 @@ seeded draws (`chance`). Both then go through `apply()`; there is one code path.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable, Iterable
 from random import Random
 from typing import Any, Final
@@ -168,7 +169,7 @@ MODES = ("digital", "physical")
 class Game:
     """One game of Survive: its state, what may happen next, and what did happen."""
 
-    __slots__ = ("_legal", "_legal_set", "_sampled", "listen", "state")
+    __slots__ = ("_key", "_legal", "_legal_set", "_sampled", "listen", "state")
 
     def __init__(self, state: State) -> None:
         self.state = state
@@ -178,6 +179,9 @@ class Game:
         self._legal: list[Action] | None = None
         self._legal_set: set[Action] | None = None
         self._sampled: Action | None = None  # the action `random_action` drew last
+        # the seed and its `chance.keyed` hash, found at the first draw: the seed may be set
+        # after the game is made (a bot's sampled game, a test), so it is compared at each
+        self._key: tuple[int, hashlib.blake2b] | None = None
 
     @classmethod
     def new(cls, rules: Rules, players: int = 4, seed: int = 0, mode: str = "digital") -> Game:
@@ -264,7 +268,10 @@ class Game:
         total = 0
         for _, n in weights:  # a loop, not sum() over a generator: asked at every draw
             total += n
-        pick = chance.uniform(s.seed, s.draws)
+        key = self._key
+        if key is None or key[0] != s.seed:
+            key = self._key = (s.seed, chance.keyed(s.seed))
+        pick = chance.uniform_keyed(key[1], s.draws)  # = chance.uniform(s.seed, s.draws)
         drawn: Any = weights[-1][0]
         for outcome, n in weights:
             pick -= n / total  # the very probabilities `chance_outcomes` gives, in its order
