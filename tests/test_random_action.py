@@ -167,3 +167,53 @@ def test_B_8_a_playout_is_the_game_apply_plays_with_the_same_draws(
         assert played.playout(random.Random(seed)) == decisions
         assert played.to_json() == stepped.to_json()
         assert played.result() == stepped.result() is not None
+
+
+@pytest.mark.rule("B-22")
+@pytest.mark.rule("B-10")
+@pytest.mark.parametrize(("rules", "players"), [*GAMES, (Rules(("base", "dive-dice")), 4)])
+def test_B_22_B_10_a_table_draw_is_the_outcome_its_number_falls_on(
+    rules: Rules, players: int
+) -> None:
+    """B-2 (the island laid), B-22 (a tile's back), B-10 (the die; D-3 the dive dice, E-1 the
+    spinner): `draw` finds its outcome from the counts without an action for each outcome, yet
+    it is exactly the outcome of `chance_outcomes`, in its order, on whose share of [0, 1) the
+    draw's number falls, so no game changes."""
+    phases = Counter[str]()
+    for seed in range(2):
+        rng = random.Random(seed)
+        game = Game.new(rules, players, seed=seed)
+        while not game.over:
+            if not game.is_chance():
+                game.apply(game.random_action(rng))
+                continue
+            number = chance.uniform(game.state.seed, game.state.draws)
+            outcomes = game.chance_outcomes()
+            expected = outcomes[-1][0]
+            for outcome, share in outcomes:
+                number -= share
+                if number < 0:
+                    expected = outcome
+                    break
+            drawn = game.draw()
+            assert drawn == expected, (game.phase, drawn, expected)
+            phases[game.phase] += 1
+            game.apply(drawn)
+    assert phases["back"] > 10 and phases["roll"] > 10
+
+
+@pytest.mark.rule("B-2")
+def test_B_2_a_game_whose_seed_is_set_after_a_draw_draws_with_the_new_seed() -> None:
+    """A bot's sampled game or a test sets the seed of a game already made, even one already
+    drawn from: its draws are then exactly those of a game made with that seed (the game's
+    keyed hash of its seed is found again, not kept from the old seed)."""
+    game = Game.new(Rules(), 4, seed=1)
+    game.draw()  # drawn once with seed 1
+    game.state.seed = 2
+    twin = Game.new(Rules(), 4, seed=2)
+    for _ in range(40):  # the island laid tile by tile (B-2)
+        drawn = game.draw()
+        assert drawn == twin.draw()
+        game.apply(drawn)
+        twin.apply(drawn)
+    assert game.to_json() == twin.to_json()

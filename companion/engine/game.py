@@ -8,6 +8,7 @@ seeded draws (`chance`). Both then go through `apply()`; there is one code path.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable, Iterable
 from random import Random
 from typing import Any, Final
@@ -57,7 +58,7 @@ PHASES: Final[dict[str, tuple[Legal, Apply, Explain]]] = {
     "reveal": (scoring.legal_reveal, scoring.apply_reveal, scoring.explain),
 }
 
-SAMPLERS: Final[dict[str, Callable[[State, Random], Action]]] = {
+SAMPLERS: Final[dict[str, Callable[[State, chance.Draw], Action]]] = {
     "place": setup.random_place,
     "boat": setup.random_boat,
     "move": movement.random_move,
@@ -168,7 +169,7 @@ MODES = ("digital", "physical")
 class Game:
     """One game of Survive: its state, what may happen next, and what did happen."""
 
-    __slots__ = ("_legal", "_legal_set", "_sampled", "listen", "state")
+    __slots__ = ("_key", "_legal", "_legal_set", "_sampled", "listen", "state")
 
     def __init__(self, state: State) -> None:
         self.state = state
@@ -178,6 +179,9 @@ class Game:
         self._legal: list[Action] | None = None
         self._legal_set: set[Action] | None = None
         self._sampled: Action | None = None  # the action `random_action` drew last
+        # the seed and its `chance.keyed` hash, found at the first draw: the seed may be set
+        # after the game is made (a bot's sampled game, a test), so it is compared at each
+        self._key: tuple[int, hashlib.blake2b] | None = None
 
     @classmethod
     def new(cls, rules: Rules, players: int = 4, seed: int = 0, mode: str = "digital") -> Game:
@@ -229,18 +233,25 @@ class Game:
 
     def _weights(self) -> list[tuple[Action, int]]:
         """At a table decision: each outcome with how many of the equally likely draws give it."""
+        verb, outcomes = self._outcomes()
+        return [((verb, k), n) for k, n in outcomes] if verb else outcomes
+
+    def _outcomes(self) -> tuple[str, list[tuple[Any, int]]]:
+        """`_weights` as found: a terrain or a back by its name, with the verb of its action
+        (`draw` builds the action drawn alone); the die's, the dice's and the spinner's as
+        actions (no verb)."""
         s = self.state
         if s.phase == "terrain":
-            return [(("terrain", t), n) for t, n in setup.tiles_left(s)]
+            return "terrain", setup.tiles_left(s)
         if s.phase == "back":
-            return [(("back", k), n) for k, n in sinking.back_weights(s)]
+            return "back", sinking.back_weights(s)
         if s.phase == "roll" and s.is_1986:
-            return spinner.weights(s)  # E-1
+            return "", spinner.weights(s)  # E-1
         if s.phase == "roll" and creatures.dive_dice(s):
-            return creatures.DIVE_WEIGHTS
+            return "", creatures.DIVE_WEIGHTS
         if s.phase == "roll":
-            return creatures.DIE_WEIGHTS
-        return []
+            return "", creatures.DIE_WEIGHTS
+        return "", []
 
     def draw(self) -> Action:
         """The outcome of the current table decision, drawn with the game's secret (its seed).
@@ -249,23 +260,27 @@ class Game:
         the seed, nothing seen of the game (its log, every earlier draw) tells the next
         (`chance`).
         """
-        weights = self._weights()
+        s = self.state
+        # drawn from `_weights` as found, in its order: only the action drawn is built
+        verb, weights = self._outcomes()
         if not weights:
-            raise IllegalAction(
-                *STEP_RULE[self.state.phase][:1], "no table decision is awaited now"
-            )
+            raise IllegalAction(*STEP_RULE[s.phase][:1], "no table decision is awaited now")
         total = 0
         for _, n in weights:  # a loop, not sum() over a generator: asked at every draw
             total += n
-        pick = chance.uniform(self.state.seed, self.state.draws)
-        drawn = weights[-1][0]
-        for action, n in weights:
+        key = self._key
+        if key is None or key[0] != s.seed:
+            key = self._key = (s.seed, chance.keyed(s.seed))
+        pick = chance.uniform_keyed(key[1], s.draws)  # = chance.uniform(s.seed, s.draws)
+        drawn: Any = weights[-1][0]
+        for outcome, n in weights:
             pick -= n / total  # the very probabilities `chance_outcomes` gives, in its order
             if pick < 0:
-                drawn = action
+                drawn = outcome
                 break
-        self._sampled = drawn  # an outcome of this decision: `apply` need not check it again
-        return drawn
+        action: Action = (verb, drawn) if verb else drawn
+        self._sampled = action  # an outcome of this decision: `apply` need not check it again
+        return action
 
     # -- doing ---------------------------------------------------------------------------
 
@@ -332,12 +347,15 @@ class Game:
         player's pick, `chance.index`), applied by `apply` without checking it again.
         Movement, placement, a boat's placement, a tile's removal, a red tile's move and a
         first dive draw it without listing every action (`SAMPLERS`)."""
+        return self._random_action(rng.random)
+
+    def _random_action(self, draw: chance.Draw) -> Action:
         sample = SAMPLERS.get(self.state.phase) if self._legal is None else None
         if sample is None:
             # kept as drawn, so that `apply` knows it without finding it in the list again
-            self._sampled = chance.pick(rng, self.legal_actions())
+            self._sampled = chance.choose(draw, self.legal_actions())
         else:
-            self._sampled = sample(self.state, rng)
+            self._sampled = sample(self.state, draw)
         return self._sampled
 
     def playout(self, rng: Random) -> int:
@@ -347,13 +365,14 @@ class Game:
         of a drawn action at every decision (a thirtieth of a random game). Returns the
         number of players' decisions made."""
         s = self.state
+        draw = rng.random  # found once, not at every decision (`chance.Draw`)
         decisions = 0
         while s.phase != "over":
             if s.actor == CHANCE:
                 action = self.draw()
                 s.draws += 1
             else:
-                action = self.random_action(rng)
+                action = self._random_action(draw)
                 decisions += 1
             PHASES[s.phase][1](s, action, None)
             self._settle(None)

@@ -7,7 +7,6 @@ has such a back unaccounted for.
 
 from __future__ import annotations
 
-from random import Random
 from typing import Final
 
 from . import board, chance, movement, pieces, squid
@@ -200,17 +199,17 @@ def only_done(s: State) -> bool:
     return steps >= 3 or not effect_moves(s, s.ctx["back"], first=True)
 
 
-def random_effect(s: State, rng: Random) -> Action:
+def random_effect(s: State, draw: chance.Draw) -> Action:
     """`chance.pick` of `legal_effect` (the very same draw of the same list), without listing
     a creature tile's hundreds of moves: the pick is found from the list's shape, which is
     each creature's vacant spaces in turn, then a squid's own space (`put_moves`)."""
     back = s.ctx["back"]
     if back not in CREATURE_OF or s.ctx["steps"]:
-        return chance.pick(rng, legal_effect(s))  # a few moves: listing them is cheap
+        return chance.choose(draw, legal_effect(s))  # a few moves: listing them is cheap
     creatures = tile_creatures(s, back)
     vacant = s.vacant_spaces()
     sizes = [len(vacant) + (1 if s.c_kind[c] == "squid" else 0) for c in creatures]
-    k = chance.index(rng, sum(sizes))
+    k = chance.index(draw, sum(sizes))
     for i in range(len(creatures)):
         if k < sizes[i]:
             c = creatures[i]

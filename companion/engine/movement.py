@@ -6,10 +6,9 @@ it up to three sea spaces in a turn instead of swimming one (E-3).
 
 from __future__ import annotations
 
-from random import Random
 from typing import Final
 
-from . import board, pieces
+from . import board, chance, pieces
 from .errors import IllegalAction
 from .events import Event, Events
 from .state import BOAT, DONE, LAND, OFF, SEA, Action, State, person_name
@@ -146,7 +145,7 @@ def can_move(s: State) -> bool:
     return False
 
 
-def random_move(s: State, rng: Random) -> Action:
+def random_move(s: State, draw: chance.Draw) -> Action:
     """One of `legal`'s actions, each equally likely, without listing them all (listing every
     move of every piece at every movement point was a random playout's largest cost).
 
@@ -163,21 +162,22 @@ def random_move(s: State, rng: Random) -> Action:
     boats = _boats(s)
     sails = len(boats) * MOST_SAILS
     slots = people_slots + sails + 1  # the last one is "done"'s
-    draw = rng.random  # `chance.index` of the slots, its method looked up once, not per try
     while True:
         k = int(draw() * slots)
-        out: list[Action] = []
         if k < people_slots:
             for p in seat_people:
                 bound = MOST_MOVES[kinds[p]]
                 if k < bound:
                     if kinds[p] == LAND:  # its k-th move found without listing its moves
                         move = _kth_from_land(s, p, k)
-                        if move is not None:
-                            return move
-                        break  # past its last move: drawn again
-                    person_moves(s, p, out)
-                    break
+                    else:  # in a boat or swimming: its few moves listed (no list otherwise)
+                        out: list[Action] = []
+                        person_moves(s, p, out)
+                        assert len(out) <= bound, "MOST_MOVES bounds every person's moves"
+                        move = out[k] if k < len(out) else None
+                    if move is not None:
+                        return move
+                    break  # past its last move: drawn again
                 k -= bound
         else:  # a boat's slot, or the last one, "done": the people's are not walked through
             k -= people_slots
@@ -186,10 +186,7 @@ def random_move(s: State, rng: Random) -> Action:
             sail = _kth_sail(s, boats[k // MOST_SAILS], k % MOST_SAILS)
             if sail is not None:
                 return sail
-            continue  # past the boat's last sail: drawn again
-        assert len(out) <= bound, "MOST_MOVES bounds every person's moves"
-        if k < len(out):
-            return out[k]
+            # past the boat's last sail: drawn again
 
 
 def _kth_from_land(s: State, p: int, k: int) -> Action | None:

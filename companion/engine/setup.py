@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from random import Random
 
 from . import board, chance, fivesix, pieces, rings
 from .data import TERRAIN_COUNT, TERRAINS
@@ -202,10 +201,10 @@ def legal_place(s: State) -> list[Action]:
     return [("place", h, v) for h in place_tiles(s) for v in values]
 
 
-def random_place(s: State, rng: Random) -> Action:
+def random_place(s: State, draw: chance.Draw) -> Action:
     """One of `legal_place`'s actions, each equally likely: a tile and a value drawn on their
     own (the legal actions are every pair of them), without listing every pair."""
-    return ("place", chance.pick(rng, place_tiles(s)), chance.pick(rng, place_values(s)))
+    return ("place", chance.choose(draw, place_tiles(s)), chance.choose(draw, place_values(s)))
 
 
 def place_values(s: State) -> Sequence[int | None]:
@@ -281,10 +280,10 @@ def legal_boat(s: State) -> list[Action]:
     return [("boat", h) for h in boat_spaces(s)]
 
 
-def random_boat(s: State, rng: Random) -> Action:
+def random_boat(s: State, draw: chance.Draw) -> Action:
     """`chance.pick` of `legal_boat` (the same draw of the same list), without an action
     built for every space."""
-    return ("boat", chance.pick(rng, boat_spaces(s)))
+    return ("boat", chance.choose(draw, boat_spaces(s)))
 
 
 def apply_boat(s: State, action: Action, ev: Events) -> None:

@@ -10,7 +10,6 @@ until it is played, stays out of every other view.
 from __future__ import annotations
 
 from collections import Counter
-from random import Random
 from typing import Final
 
 from . import board, chance, overpopulated, pieces, rings
@@ -49,10 +48,10 @@ def legal_sink(s: State) -> list[Action]:
     return [("sink", h) for h in _sinkable(s)]
 
 
-def random_sink(s: State, rng: Random) -> Action:
+def random_sink(s: State, draw: chance.Draw) -> Action:
     """`chance.pick` of `legal_sink` (the same draw of the same list), without an action
     built for every tile."""
-    return ("sink", chance.pick(rng, _sinkable(s)))
+    return ("sink", chance.choose(draw, _sinkable(s)))
 
 
 def _sinkable(s: State) -> list[int]:
