@@ -457,15 +457,18 @@ class Tracker:
                 score[h] = (SURE + PLAIN) / 2
         gone_elsewhere = [h for h in self.land - self.candidates if score[h] > PLAIN]
         sunk = set(geometry.LAND) - self.land
-        # Sea seen where the game has it: plainly, around a piece on every frame, or along the
+        # Sea seen where the game has it: plainly, around a piece on every frame, along the
         # ring on most (a whale that named its sunk position by its ring, read as land later,
-        # is no tile back).
+        # is no tile back), or its colour under a lamp's white or a hard shadow on every frame
+        # (a sunk position named so in a shadow, read as a beach later under a boat the
+        # colour of sand, was said to be a tile back).
         shown = {
             h
             for h in sunk
             if score[h] > SURE
             or self._piece_sea[_ROW[h]] >= frames
             or 2 * self._ring_sea[_ROW[h]] > frames
+            or self._fit_sea[_ROW[h]] >= frames
         }
         self._overruled -= shown
         self._sea_seen |= shown
