@@ -1094,3 +1094,20 @@ def test_B_22_a_piece_read_as_land_where_sea_showed_in_a_hard_shadow_is_no_tile_
     tracker.expect(land(now), synth.legal_sinks(now))
     assert [tracker.observe(f) for f in dark[5:]] == [None] * 3
     a_sand_boat_is_no_tile_back(tracker, now, gone)
+
+
+def test_a_few_grey_levels_of_noise_in_a_dark_channel_are_no_hand_over_the_board() -> None:
+    """B-21: a sea hex lies nearly black in one channel (4 grey levels of red), and on one frame
+    at rest noise lifts that to 10: 75 % more light, a ratio a hand makes, but a few levels
+    only. It is no motion: the tile taken is named at the third frame at rest, as without it
+    (the renderer's game never came to rest before the next turn, and nothing was said)."""
+    tiles, _, _ = table()
+    gone = synth.legal_sinks(tiles)[0]
+    tracker = tracker_at_rest(tiles)
+    frames = scene_frames(after_sinking(tiles, gone), seed=11, over=gone)
+    dark = geometry.PERMANENT_SEA[0]
+    paint(frames, dark, (90, 30, 4))
+    paint(frames[3:4], dark, (90, 30, 10))
+    seen = [tracker.observe(f) for f in frames]
+    assert [(v.kind, v.tile) for v in seen if v is not None] == [("sunk", gone)]
+    assert seen[4] is not None

@@ -134,6 +134,13 @@ makes the board differ from the game by itself, nor does sea washed out where a 
 MOTION = 1
 """This many moved hexes between two frames: a hand over the board, or a tile taken away."""
 
+STIR = 12.0
+"""Grey levels a hex's median must move by in some channel, besides `recognise.MOVED` (a
+ratio), to count as moved: near black a ratio turns noise into motion (a channel at 3 to 8
+levels moving by 2 to 12 at rest, on the renderer's dev games at 640×480 and 1280×960: a
+single dark sea hex, and the board never came to rest before the next turn), while between
+frames with a hand nine in ten of the hexes flagged moved by 19 levels or more."""
+
 MAX_BLOCKED = len(geometry.PERMANENT_SEA) // 3
 """More permanent sea hexes than this not looking like sea: an arm or a sleeve over the board."""
 
@@ -213,6 +220,8 @@ class _Reading:
     def moved(self, other: _Reading) -> frozenset[int]:
         """The hexes whose colour changed since `other` (empty: too few to be motion)."""
         moved = changed(self.colour, other.colour)
+        levels = np.abs(np.exp(self.colour) - np.exp(other.colour)).max(axis=1)
+        moved = frozenset(h for h in moved if levels[_ROW[h]] > STIR)
         return moved if len(moved) >= MOTION else frozenset()
 
 
