@@ -29,6 +29,7 @@ from companion.vision.tracker import (
     WASHED,
     Tracker,
     Verdict,
+    _Reading,
 )
 
 SIZE = (640, 480)
@@ -1111,3 +1112,24 @@ def test_a_few_grey_levels_of_noise_in_a_dark_channel_are_no_hand_over_the_board
     seen = [tracker.observe(f) for f in frames]
     assert [(v.kind, v.tile) for v in seen if v is not None] == [("sunk", gone)]
     assert seen[4] is not None
+
+
+def test_a_hex_moves_by_grey_levels_and_a_ratio_measured_after_the_exposure_changed() -> None:
+    """As the camera's exposure rises by half (every hex 0.4 brighter in log units), the hex a
+    hand withdrew from loses blue by a ratio and by 49 levels of what the exposure gives it,
+    though by 11 of the frame before: it moved (the renderer's game asked about another
+    candidate, the hand's withdrawal from the sunk one missed). A dark sea hex whose red
+    moves by the same ratio but by 9 levels is noise."""
+    n = len(geometry.HEXES)
+    before = np.tile(np.log([64.0, 60.0, 77.0]), (n, 1))
+    withdrew, dark = 0, 1
+    before[dark] = np.log([90.0, 30.0, 8.0])
+    after = before + 0.4
+    after[withdrew, 2] -= 0.56
+    after[dark, 2] += 0.56
+    zeros = np.zeros(n)
+
+    def reading(colour: np.ndarray) -> _Reading:
+        return _Reading(zeros, zeros, colour, zeros, zeros, zeros, zeros, zeros, zeros)
+
+    assert reading(after).moved(reading(before)) == {geometry.HEXES[withdrew]}
