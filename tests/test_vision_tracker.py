@@ -29,6 +29,7 @@ from companion.vision.tracker import (
     WASHED,
     Tracker,
     Verdict,
+    _Reading,
 )
 
 SIZE = (640, 480)
@@ -794,15 +795,9 @@ def transplant(frames: list[np.ndarray], src: int, dst: int) -> None:
         f[mask > 0] = copy[mask > 0]
 
 
-def test_B_22_land_read_where_a_sunk_tiles_sea_has_shown_is_a_piece_not_the_tile_back() -> None:
-    """B-22: a removed tile goes to a hand or resolves; it never comes back onto the board.
-    Once the camera has seen the sea where it lay, a piece covering that sea whole in the
-    colour of the tile (a boat the colour of sand on a sunk beach) is no tile back: the board
-    does not differ from the game (the renderer's games answered "the board differs" there)."""
-    tiles, _, _ = table()
-    gone = next(h for h in synth.legal_sinks(tiles) if tiles[h] == "beach")
-    now = after_sinking(tiles, gone)
-    tracker = tracker_at_rest(now)  # its sea shows at this rest
+def a_sand_boat_is_no_tile_back(tracker: Tracker, now: dict[int, str], gone: int) -> None:
+    """After a hand over sunk beach `gone`, a piece covering its sea whole in the colour of
+    the board's plainest beach reads as a beach there, and the tracker says nothing."""
     frames = scene_frames(now, seed=12, over=gone)
     registration = recogniser().register(frames[-1])
     assert registration.homography is not None
@@ -812,6 +807,18 @@ def test_B_22_land_read_where_a_sunk_tiles_sea_has_shown_is_a_piece_not_the_tile
     transplant(frames[2:], beach, gone)
     assert [tracker.observe(f) for f in frames] == [None] * len(frames)
     assert tracker.observation is not None and tracker.observation.positions[gone].label == "beach"
+
+
+def test_B_22_land_read_where_a_sunk_tiles_sea_has_shown_is_a_piece_not_the_tile_back() -> None:
+    """B-22: a removed tile goes to a hand or resolves; it never comes back onto the board.
+    Once the camera has seen the sea where it lay, a piece covering that sea whole in the
+    colour of the tile (a boat the colour of sand on a sunk beach) is no tile back: the board
+    does not differ from the game (the renderer's games answered "the board differs" there)."""
+    tiles, _, _ = table()
+    gone = next(h for h in synth.legal_sinks(tiles) if tiles[h] == "beach")
+    now = after_sinking(tiles, gone)
+    tracker = tracker_at_rest(now)  # its sea shows at this rest
+    a_sand_boat_is_no_tile_back(tracker, now, gone)
 
 
 def test_a_rim_of_sea_around_swimmers_hidden_on_one_frame_at_rest_still_names_the_tile() -> None:
@@ -1059,3 +1066,70 @@ def test_a_tile_plainly_gone_is_sunk_though_people_the_seas_blue_stand_on_anothe
     assert all(v.label == "sea" and 0.3 < v.sea_share < 0.5 for v in seen)
     verdicts = [v for v in (tracker.observe(f) for f in frames) if v is not None]
     assert [(v.kind, v.tile) for v in verdicts] == [("sunk", gone)]
+
+
+def shade(frames: list[np.ndarray], h: int, light: float = 0.6) -> None:
+    """A hard shadow over hex `h` of each frame: `light` of the light around it."""
+    registration = recogniser().register(frames[-1])
+    mask = np.zeros(frames[0].shape[:2], np.uint8)
+    outline = registration.to_image(geometry.outline(*geometry.centre(h), 1.6))
+    cv2.fillConvexPoly(mask, np.round(outline).astype(np.int32), 1)
+    for f in frames:
+        f[mask > 0] = (f[mask > 0] * light).astype(np.uint8)
+
+
+def test_B_22_a_piece_read_as_land_where_sea_showed_in_a_hard_shadow_is_no_tile_back() -> None:
+    """B-22: a beach left in a hard shadow and was named by the sea's colour the shadow left,
+    which went on showing at the next rest. Later a boat the colour of sand covers that sea
+    whole: the camera has seen the sea there since the game sank it, so the land read there is
+    a piece, not the tile back (the renderer's game said "the board differs" there, and the
+    tile that left that turn went unnamed)."""
+    tiles, _, _ = table()
+    gone = next(h for h in synth.legal_sinks(tiles) if tiles[h] == "beach")
+    now = after_sinking(tiles, gone)
+    tracker = tracker_at_rest(tiles)
+    dark = scene_frames(now, seed=11, over=gone, rest=6)
+    shade(dark[2:], gone)
+    named = [v for v in (tracker.observe(f) for f in dark[:5]) if v is not None]
+    assert [(v.kind, v.tile) for v in named] == [("sunk", gone)]
+    tracker.expect(land(now), synth.legal_sinks(now))
+    assert [tracker.observe(f) for f in dark[5:]] == [None] * 3
+    a_sand_boat_is_no_tile_back(tracker, now, gone)
+
+
+def test_a_few_grey_levels_of_noise_in_a_dark_channel_are_no_hand_over_the_board() -> None:
+    """B-21: a sea hex lies nearly black in one channel (4 grey levels of red), and on one frame
+    at rest noise lifts that to 10: 75 % more light, a ratio a hand makes, but a few levels
+    only. It is no motion: the tile taken is named at the third frame at rest, as without it
+    (the renderer's game never came to rest before the next turn, and nothing was said)."""
+    tiles, _, _ = table()
+    gone = synth.legal_sinks(tiles)[0]
+    tracker = tracker_at_rest(tiles)
+    frames = scene_frames(after_sinking(tiles, gone), seed=11, over=gone)
+    dark = geometry.PERMANENT_SEA[0]
+    paint(frames, dark, (90, 30, 4))
+    paint(frames[3:4], dark, (90, 30, 10))
+    seen = [tracker.observe(f) for f in frames]
+    assert [(v.kind, v.tile) for v in seen if v is not None] == [("sunk", gone)]
+    assert seen[4] is not None
+
+
+def test_a_hex_moves_by_grey_levels_and_a_ratio_measured_after_the_exposure_changed() -> None:
+    """As the camera's exposure rises by half (every hex 0.4 brighter in log units), the hex a
+    hand withdrew from loses blue by a ratio and by 49 levels of what the exposure gives it,
+    though by 11 of the frame before: it moved (the renderer's game asked about another
+    candidate, the hand's withdrawal from the sunk one missed). A dark sea hex whose red
+    moves by the same ratio but by 9 levels is noise."""
+    n = len(geometry.HEXES)
+    before = np.tile(np.log([64.0, 60.0, 77.0]), (n, 1))
+    withdrew, dark = 0, 1
+    before[dark] = np.log([90.0, 30.0, 8.0])
+    after = before + 0.4
+    after[withdrew, 2] -= 0.56
+    after[dark, 2] += 0.56
+    zeros = np.zeros(n)
+
+    def reading(colour: np.ndarray) -> _Reading:
+        return _Reading(zeros, zeros, colour, zeros, zeros, zeros, zeros, zeros, zeros)
+
+    assert reading(after).moved(reading(before)) == {geometry.HEXES[withdrew]}
