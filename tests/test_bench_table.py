@@ -24,6 +24,7 @@ def test_the_table_figures_are_measured_in_the_state_directory_and_cleaned_up(
         "table.fsyncs_per_command",
         "table.cpu_per_command_ms",
         "store.fsync_p99_ms",
+        "table.command_p99_ms_tmpfs",  # this machine has /dev/shm
     }
     assert figures["table.cpu_per_command_ms"] > 0
     assert 0 < figures["table.command_p50_ms"] <= figures["table.command_p99_ms"]
@@ -31,6 +32,9 @@ def test_the_table_figures_are_measured_in_the_state_directory_and_cleaned_up(
     assert figures["table.fsyncs_per_command"] == 1.0
     assert figures["store.fsync_p99_ms"] > 0
     assert list(tmp_path.iterdir()) == []  # the store and the probe are gone
+    # The same commands again with the store in memory, and that store gone too.
+    assert figures["table.command_p99_ms_tmpfs"] > 0
+    assert not [p for p in Path("/dev/shm").iterdir() if p.name.startswith("companion-bench-")]
 
 
 def test_without_a_state_directory_the_store_goes_in_the_current_one(
