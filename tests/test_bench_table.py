@@ -25,12 +25,14 @@ def test_the_table_figures_are_measured_in_the_state_directory_and_cleaned_up(
         "table.cpu_per_command_ms",
         "store.fsync_p99_ms",
         "table.command_p99_ms_tmpfs",  # this machine has /dev/shm
+        "table.steal_percent",  # and /proc/stat
     }
     assert figures["table.cpu_per_command_ms"] > 0
     assert 0 < figures["table.command_p50_ms"] <= figures["table.command_p99_ms"]
     # Digital games: a sink and the back the Table draws after it are one transaction.
     assert figures["table.fsyncs_per_command"] == 1.0
     assert figures["store.fsync_p99_ms"] > 0
+    assert 0 <= figures["table.steal_percent"] < 100
     assert list(tmp_path.iterdir()) == []  # the store and the probe are gone
     # The same commands again with the store in memory, and that store gone too.
     assert figures["table.command_p99_ms_tmpfs"] > 0
