@@ -202,13 +202,54 @@ def table(commands: int = 2000, fsyncs: int = 300) -> dict[str, float]:
     Table's thread over the run (game starts included) per command timed — what a busy machine
     changes least. ``store.fsync_p99_ms``: ``os.fsync`` after a
     64-byte append to a file beside that store, ``fsyncs`` samples.
+
+    ``table.command_p99_ms_tmpfs``: the same commands again with the store in memory (tmpfs,
+    where an fsync returns at once), when there is one: what the Table's work and the machine's
+    scheduling take without the disk, so that the disk's share of the first figure shows. Never
+    a figure of the companion's own store, which is on a disk.
+
+    ``table.steal_percent``: of the CPU time that passed during the commands on disk, the share
+    a virtual machine's host took for others (/proc/stat's "steal"; 0 on a Pi): a core taken
+    away for milliseconds stalls whatever ran on it, which no code or scheduler here can avoid,
+    so a p99 measured with it is the host's.
     """
     path = store_path()
     path.parent.mkdir(parents=True)
     try:
-        return {**_commands(path, commands), **_fsyncs(path.parent / "fsync-probe", fsyncs)}
+        before = _cpu_ticks()
+        figures = _commands(path, commands)
+        after = _cpu_ticks()
+        figures.update(_fsyncs(path.parent / "fsync-probe", fsyncs))
     finally:
         shutil.rmtree(path.parent, ignore_errors=True)
+    if before is not None and after is not None and after[1] > before[1]:
+        stolen = 100 * (after[0] - before[0]) / (after[1] - before[1])
+        figures["table.steal_percent"] = round(stolen, 2)
+    memory = _tmpfs()
+    if memory is not None:
+        with tempfile.TemporaryDirectory(prefix="companion-bench-", dir=memory) as folder:
+            in_memory = _commands(Path(folder) / "games.db", commands)
+        figures["table.command_p99_ms_tmpfs"] = in_memory["table.command_p99_ms"]
+    return figures
+
+
+def _cpu_ticks() -> tuple[int, int] | None:
+    """(stolen, all) CPU time since boot, in ticks, from /proc/stat; None where it is not
+    there."""
+    try:
+        with open("/proc/stat", encoding="utf-8") as f:
+            ticks = [int(n) for n in f.readline().split()[1:9]]
+    except (OSError, ValueError):
+        return None
+    return (ticks[7], sum(ticks)) if len(ticks) == 8 else None
+
+
+def _tmpfs() -> Path | None:
+    """A folder in memory to write to (the shared-memory one), or None."""
+    shm = Path("/dev/shm")
+    if shm.is_dir() and os.access(shm, os.W_OK) and filesystem(shm)[1] == "tmpfs":
+        return shm
+    return None
 
 
 VIEWS: tuple[int | str, ...] = (0, 1, 2, 3, SPECTATOR, REFEREE)

@@ -111,7 +111,14 @@ class Event:
         before: int | None = self.__dict__.get("_before")
         return before
 
-    def follows(self, before: int | None) -> None:
-        """Mark this event `whole`, told after the event `before` (an attribute, not a field:
-        an Event stays frozen and equal to another with the same fields)."""
-        object.__setattr__(self, "_before", before)
+    @classmethod
+    def whole_after(
+        cls, game: int, seq: int, kind: str, data: dict[str, Any], before: int | None
+    ) -> Event:
+        """A `whole` event, told after the event `before` (an attribute, not a field: an Event
+        stays frozen and equal to another with the same fields). Its attributes are written at
+        once: the frozen dataclass's `__init__` sets each through `object.__setattr__`, and a
+        command makes one of these for every view (it cost as much as the rest of the telling)."""
+        event = object.__new__(cls)
+        event.__dict__.update(game=game, seq=seq, kind=kind, data=data, _before=before)
+        return event

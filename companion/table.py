@@ -816,14 +816,17 @@ class Table:
         views = list(dict.fromkeys(sub.view for sub in following))
         snapshots = self._snapshots(loaded, views, parts) if snapshot and views else {}
         made: dict[View, Event] = {}
+        told_whole = loaded.told_whole
         for view in views:
             if data is None:  # the snapshot alone, as built (not copied again)
-                made[view] = Event(game_id, seq, kind, snapshots.get(view, {}))
+                told = snapshots.get(view, {})
             else:
-                made[view] = Event(game_id, seq, kind, {**data(view), **snapshots.get(view, {})})
+                told = {**data(view), **snapshots.get(view, {})}
             if snapshots:
-                made[view].follows(loaded.told_whole.get(view))
-                loaded.told_whole[view] = seq
+                made[view] = Event.whole_after(game_id, seq, kind, told, told_whole.get(view))
+                told_whole[view] = seq
+            else:
+                made[view] = Event(game_id, seq, kind, told)
         for sub in following:
             self._tell(sub, made[sub.view])
 

@@ -3,6 +3,7 @@ schemas refused, and migrations from an empty file."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import random
@@ -228,6 +229,24 @@ def test_a_game_number_beyond_the_store_is_no_game(tmp_path: Path) -> None:
     try:
         with pytest.raises(StoreError, match="no game"):
             store.game(2**63)
+    finally:
+        store.close()
+
+
+def test_a_row_is_stored_and_checksummed_in_the_text_json_dumps_writes(tmp_path: Path) -> None:
+    """The store writes JSON with an encoder made once: its text must stay json.dumps's, which
+    the checksums of every row already stored were made over."""
+    store = Store(tmp_path / "games.db")
+    try:
+        game = add_game(store)
+        action = ["note", 'Zoë "x"\n', [1.5, None, True], {"b": [], "a": {"ü": -0.0}}]
+        store.append_all(game, [(action, "phone", 2, "r1", None)], 1.0)
+        text, chain = store.db.execute("SELECT action, chain FROM actions").fetchone()
+        assert text == json.dumps(action)
+        fields = json.dumps(["", 1, 1, text, "phone", 2])
+        assert chain == hashlib.blake2b(fields.encode(), digest_size=16).hexdigest()
+        with pytest.raises(TypeError):  # what JSON cannot write is refused, as by json.dumps
+            store.append_all(game, [(["roll", {3}], "seat", 0, None, None)], 2.0)
     finally:
         store.close()
 

@@ -164,6 +164,18 @@ def test_after_a_whole_snapshot_a_stream_sends_what_changed_and_the_page_makes_i
         s.close()
 
 
+def test_a_whole_event_made_at_once_is_an_event_like_one_made_by_its_fields() -> None:
+    data = {"state": {"phase": "movement"}}
+    made = Event.whole_after(7, 12, "state", data, 9)
+    plain = Event(7, 12, "state", data)
+    assert made == plain and repr(made) == repr(plain) and made.data is data
+    assert (made.whole, made.before) == (True, 9) and not plain.whole
+    assert Event.whole_after(7, 12, "state", data, None).whole  # the view's first whole one
+    with pytest.raises(AttributeError):  # frozen, as any Event
+        made.seq = 13  # type: ignore[misc]
+    assert sse_stream.frame(made) == sse_stream.frame(plain)
+
+
 def test_the_events_of_one_command_reach_a_phone_in_one_write(
     app: Flask, table: Table, game: int
 ) -> None:
