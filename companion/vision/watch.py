@@ -4,9 +4,9 @@
 so that OpenCV and numpy work, and the Python around them, never hold the daemon's interpreter
 lock while a phone's press waits for it. The process reads frames from ``[camera] source``
 (picamera2, ``usb:N``, ``files:PATH``), asks what the game expects (`Link.ask`: the daemon
-reads the Table's snapshot for the view ``camera``), hands that to the vision `Tracker`
-whenever the game has changed, and passes each verdict on as a command from source
-``camera``:
+reads the Table's snapshot for the view ``camera``) once the game has changed and stayed put
+for a look (`Watcher._settled`), hands that to the vision `Tracker`, and passes each verdict on
+as a command from source ``camera``:
 
 - ``sunk`` or ``question`` → its action is the sink it saw; the Table shows it to every phone as
   a proposal, and a player's tap carries it out;
@@ -127,6 +127,12 @@ class Watcher:
         self._still = Stillness(patience(interval))
         self._frames: FrameSource | None = None
         self._expected: tuple[int, int] | None = None
+        self._seen: int | None = None
+        """The count of changes the Table had told (its ``told``) at the last look."""
+        self._asked: int | None = None
+        """That count when the camera last asked what the game expects (`_expected_now`)."""
+        self._expectation: dict[str, Any] | None = None
+        """The daemon's last answer to what the game expects."""
         self._told: tuple[Any, Any] | None = None
         """The land and the candidates the tracker was last told."""
         self._learnt: int | None = None
@@ -190,17 +196,38 @@ class Watcher:
         self._frames, self._exposure = frames, Exposure()
         while True:
             began = time.monotonic()
-            frame = frames.take()
-            if frame is None:
-                return
             self._pause = self.interval
-            try:
-                self._look(frame)
-            except Stopped:
-                raise
-            except Exception:  # one bad frame or a busy Table must not end the camera
-                log.exception("camera: a frame could not be used")
+            if self._settled():
+                frame = frames.take()
+                if frame is None:
+                    return
+                try:
+                    self._look(frame)
+                except Stopped:
+                    raise
+                except Exception:  # one bad frame or a busy Table must not end the camera
+                    log.exception("camera: a frame could not be used")
             self.link.wait(max(0.0, self._pause - (time.monotonic() - began)))
+
+    def _settled(self) -> bool:
+        """Whether the game is as it was at the last look (or this is the first). One that has
+        changed since is looked at again after the interval, no frame taken meanwhile: a game
+        changing between every two looks (a phone's presses, an undo after an undo) restarts the
+        tracker's run at every look, so frames read against it tell the tracker nothing, and
+        each change asked about is a snapshot, a job on the Table's thread in line with the
+        presses. At a table the game changes once in a while, and stays put for seconds."""
+        told = self.link.ask("told")
+        settled = self._seen is None or told == self._seen
+        self._seen = told
+        return settled
+
+    def _expected_now(self) -> dict[str, Any] | None:
+        """What the game expects, asked of the daemon only when the Table has told a change
+        since it was last asked: at rest, a number (`_settled`) stands for the whole snapshot."""
+        if self._asked is None or self._asked != self._seen:
+            self._expectation = self.link.ask("expected")
+            self._asked = self._seen
+        return self._expectation
 
     def _look(self, frame: Frame) -> None:
         assert self._tracker is not None
@@ -209,7 +236,7 @@ class Watcher:
             # question after a change is a job on the Table's thread, in line with the presses.
             self._tracker.observe_at_rest(frame, self._still)
             return
-        expected = self.link.ask("expected")
+        expected = self._expected_now()
         if expected is None:
             return
         if expected["phase"] == "terrain":
