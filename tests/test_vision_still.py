@@ -307,14 +307,12 @@ def _watched(
     monkeypatch: pytest.MonkeyPatch,
     frames: int | None = None,
     interval: float = 0.0,
-    before: Callable[[int], None] = lambda looked: None,
     pausing: Callable[[], None] = lambda: None,
 ) -> list[int]:
     """The camera's loop with the daemon's side of its pipe over `source` (its process is this
     test's own thread), for `frames` frames or until the source ends: the readings it took.
     `interval`: the camera's, its pauses kept in `paused` rather than slept (and in `taken`
-    whether a frame came before each); `before`: called with each look's number before it;
-    `pausing`: called in each pause."""
+    whether a frame came before each); `pausing`: called in each pause, before the next look."""
     import threading
 
     reads: list[int] = []
@@ -347,7 +345,6 @@ def _watched(
         taken.append(True)
         if looked == frames:
             camera._stop.set()
-        before(looked)
         look(frame)
 
     def waited(seconds: float) -> None:
@@ -433,37 +430,35 @@ def test_a_camera_over_a_board_at_rest_looks_less_often_until_the_game_changes(
     """No rule: over a board at rest, once the tracker has had its frames at rest, the camera
     pauses longer after each look, up to `REST_WAIT`. An action that leaves the land and the
     tiles that may sink as they were (a piece placed) leaves it so; one that changes them (a
-    sinking now due) brings back its interval, for the tracker's frames at rest. Either is
-    taken at the look after the one that finds it, a moment later, if the game stayed put."""
+    sinking now due) brings back its interval, for the tracker's frames at rest."""
     game_id = new_game(table, seed=5, mode="physical")
     photo = _board_photo(tmp_path)
 
-    def act(looked: int) -> None:
-        if looked == 14:
+    def act() -> None:  # in the pauses before the 14th and the 16th looks
+        if len(paused) == 13:
             game = mirror(table, game_id)
             action = list(game.legal_actions()[0])
             reply = table.call(Command("cli", seat=game.actor, game=game_id, action=action))
             assert reply.accepted, reply.message
-        if looked == 16:
+        if len(paused) == 15:
             play_until(table, game_id, "sink")
 
-    _watched(table, photo, monkeypatch, frames=20, interval=0.1, before=act)
-    assert [n for n, took in enumerate(taken) if not took] == [14, 17]
-    assert [paused[14], paused[17]] == [0.1, 0.1]
-    looks = [pause for pause, took in zip(paused, taken, strict=True) if took]
-    assert looks[: RESTING + 1] == [0.1] * (RESTING + 1)
-    assert looks[RESTING + 1 : 16] == [0.2, 0.4, 0.8] + [REST_WAIT] * 6
-    assert looks[16:19] == [0.1] * 3
+    _watched(table, photo, monkeypatch, frames=20, interval=0.1, pausing=act)
+    assert paused[: RESTING + 1] == [0.1] * (RESTING + 1)
+    assert paused[RESTING + 1 : 15] == [0.2, 0.4, 0.8] + [REST_WAIT] * 5
+    assert paused[15:19] == [0.1] * 4
+    assert all(taken)  # each change taken at the first look after it
 
 
 def test_a_game_changing_between_every_two_looks_is_taken_once_it_stays_put(
     table: Table, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """No rule: while the game changes between every two looks (at the web bench, a button's
-    done and undo by turns, 20 a second), the camera takes no frame and asks no snapshot (a job
-    on the Table's thread, in line with the presses): the tracker's run would restart at every
-    look, so those frames would tell it nothing. Once the game has stayed put for a look, what
-    it expects is asked once, and the camera wakes to its interval for the tracker's frames."""
+    """No rule: a change of the game is taken at the first look after it; while the game then
+    changes again between every two looks (at the web bench, a button's done and undo by turns,
+    20 a second), the camera takes no frame and asks no snapshot (a job on the Table's thread,
+    in line with the presses): the tracker's run would restart at every look, so those frames
+    would tell it nothing. Once the game has stayed put for a look, what it expects is asked
+    once, and the camera looks at its interval for the tracker's frames at rest."""
     game_id = new_game(table, seed=5, mode="physical")
     game = mirror(table, game_id)
     while game.phase != "sink":
@@ -472,14 +467,18 @@ def test_a_game_changing_between_every_two_looks_is_taken_once_it_stays_put(
         assert reply.accepted, reply.message
         game = mirror(table, game_id)
     photo = _board_photo(tmp_path)
+    film = tmp_path / "film"  # a camera's frames, not a photo taken again (each a look of its own)
+    film.mkdir()
+    for n in range(40):
+        (film / f"{n:02}.jpg").write_bytes(photo.read_bytes())
     snapshots: list[object] = []
     snapshot = table.snapshot
     monkeypatch.setattr(table, "snapshot", lambda *a: snapshots.append(a) or snapshot(*a))
     flips = 0
 
-    def flip() -> None:  # from the 11th pause, 21 times: the game ends before its sinking
+    def flip() -> None:  # from the 11th pause, 22 times: the game ends at its sinking again
         nonlocal flips
-        if len(paused) > 10 and flips < 21:
+        if len(paused) > 10 and flips < 22:
             if flips % 2 == 0:
                 command = Command("cli", game=game_id, intent="undo")
             else:
@@ -488,9 +487,9 @@ def test_a_game_changing_between_every_two_looks_is_taken_once_it_stays_put(
             assert reply.accepted, reply.message
             flips += 1
 
-    _watched(table, photo, monkeypatch, frames=16, interval=0.1, pausing=flip)
-    assert taken[11:32] == [False] * 21 and all(taken[32:])
-    assert len(snapshots) == 2  # at the first look, and once the game stayed put
+    _watched(table, film, monkeypatch, frames=16, interval=0.1, pausing=flip)
+    assert taken[11] and taken[12:33] == [False] * 21 and all(taken[33:])
+    assert len(snapshots) == 3  # at the first look, the first change, once the game stayed put
     assert paused[10:] == [REST_WAIT] + [0.1] * (len(paused) - 11)
 
 

@@ -4,9 +4,9 @@
 so that OpenCV and numpy work, and the Python around them, never hold the daemon's interpreter
 lock while a phone's press waits for it. The process reads frames from ``[camera] source``
 (picamera2, ``usb:N``, ``files:PATH``), asks what the game expects (`Link.ask`: the daemon
-reads the Table's snapshot for the view ``camera``) once the game has changed and stayed put
-for a look (`Watcher._settled`), hands that to the vision `Tracker`, and passes each verdict on
-as a command from source ``camera``:
+reads the Table's snapshot for the view ``camera``) when the game has changed, unless it keeps
+changing faster than the camera looks (`Watcher._settled`), hands that to the vision `Tracker`,
+and passes each verdict on as a command from source ``camera``:
 
 - ``sunk`` or ``question`` → its action is the sink it saw; the Table shows it to every phone as
   a proposal, and a player's tap carries it out;
@@ -129,6 +129,8 @@ class Watcher:
         self._expected: tuple[int, int] | None = None
         self._seen: int | None = None
         """The count of changes the Table had told (its ``told``) at the last look."""
+        self._changing = False
+        """Whether the last look found the game changed since the look before (`_settled`)."""
         self._asked: int | None = None
         """That count when the camera last asked what the game expects (`_expected_now`)."""
         self._expectation: dict[str, Any] | None = None
@@ -210,15 +212,18 @@ class Watcher:
             self.link.wait(max(0.0, self._pause - (time.monotonic() - began)))
 
     def _settled(self) -> bool:
-        """Whether the game is as it was at the last look (or this is the first). One that has
-        changed since is looked at again after the interval, no frame taken meanwhile: a game
-        changing between every two looks (a phone's presses, an undo after an undo) restarts the
-        tracker's run at every look, so frames read against it tell the tracker nothing, and
-        each change asked about is a snapshot, a job on the Table's thread in line with the
-        presses. At a table the game changes once in a while, and stays put for seconds."""
+        """Whether the game may be looked at: it has not changed since the last look, or it
+        had not changed at the last look either. A game found changed at two looks in a row
+        (buttons pressed faster than the camera looks: done and undo by turns) is looked at
+        again after the interval, no frame taken, until a look finds it as the one before: each
+        change would restart the tracker's run, so frames read against it tell the tracker
+        nothing, and each change asked about is a snapshot, a job on the Table's thread in line
+        with the presses. At a table the game changes once in a while: each change is taken at
+        the first look after it, as soon as before."""
         told = self.link.ask("told")
-        settled = self._seen is None or told == self._seen
-        self._seen = told
+        changed = self._seen is not None and told != self._seen
+        settled = not (changed and self._changing)
+        self._seen, self._changing = told, changed
         return settled
 
     def _expected_now(self) -> dict[str, Any] | None:
