@@ -5,6 +5,8 @@ process, so that it never holds this interpreter's lock while a phone's press is
 This module is the daemon's end: one thread that answers the process's questions, through the
 Table's face like every other edge —
 
+- ``told``: how many changes the Table has told (`Table.told`): no Table job, a number read;
+  the process asks it before each frame, and what the game expects only after it moved;
 - ``expected``: the Table's snapshot for the view ``camera`` (`table.CAMERA`): the island the
   game believes in, and the tiles that may sink now;
 - ``command``: a `Command` from source ``camera`` (a proposal, or intent ``sync``), submitted
@@ -174,6 +176,8 @@ class Camera:
 
     def _answer(self, message: tuple[Any, ...]) -> Any:
         kind = message[0]
+        if kind == "told":
+            return self.table.told
         if kind == "expected":
             return self._expected_now()
         if kind == "status":

@@ -122,9 +122,10 @@ def test_the_camera_reaches_the_table_only_by_commands_and_snapshots() -> None:
 def test_the_camera_reads_the_island_again_only_after_the_table_told_a_change(
     table: Table, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """B-21: the camera's process asks what the island should be before every frame; the
-    daemon's side answers from the last snapshot until the Table tells a change (a Table job
-    per frame delayed the presses behind it), and the change itself is never missed."""
+    """B-21: the camera's process asks what the island should be after the Table told a change
+    (`Watcher._settled`), and asking again without one costs nothing: the daemon's side answers
+    from the last snapshot until the Table tells a change (a Table job per frame delayed the
+    presses behind it), and the change itself is never missed."""
     game_id = new_game(table, seed=5, mode="physical")
     game = play_until(table, game_id, "sink")
     reads: list[object] = []
@@ -133,6 +134,7 @@ def test_the_camera_reads_the_island_again_only_after_the_table_told_a_change(
     camera = Camera(table, "files:none", Path("unused.json"))
     before = [camera._answer(("expected",)) for _ in range(5)]
     assert len(reads) == 1 and all(b == before[0] for b in before)
+    assert camera._answer(("told",)) == table.told and len(reads) == 1  # a number, no snapshot
     tile = next(a[1] for a in game.legal_actions() if a[0] == "sink")
     assert before[0] is not None and tile in before[0]["tiles"]
     reply = table.call(Command("cli", seat=game.actor, game=game_id, action=["sink", tile]))

@@ -307,12 +307,12 @@ def _watched(
     monkeypatch: pytest.MonkeyPatch,
     frames: int | None = None,
     interval: float = 0.0,
-    before: Callable[[int], None] = lambda looked: None,
+    pausing: Callable[[], None] = lambda: None,
 ) -> list[int]:
     """The camera's loop with the daemon's side of its pipe over `source` (its process is this
     test's own thread), for `frames` frames or until the source ends: the readings it took.
-    `interval`: the camera's, its pauses kept in `paused` rather than slept; `before`: called
-    with each look's number before it."""
+    `interval`: the camera's, its pauses kept in `paused` rather than slept (and in `taken`
+    whether a frame came before each); `pausing`: called in each pause, before the next look."""
     import threading
 
     reads: list[int] = []
@@ -337,17 +337,20 @@ def _watched(
     looked = 0
     look, wait = watcher._look, watcher.link.wait
     paused.clear()
+    taken.clear()
 
     def counted(frame: Frame) -> None:
         nonlocal looked
         looked += 1
+        taken.append(True)
         if looked == frames:
             camera._stop.set()
-        before(looked)
         look(frame)
 
     def waited(seconds: float) -> None:
         paused.append(watcher._pause)
+        taken.extend([] if len(taken) == len(paused) else [False])
+        pausing()
         wait(0.0)
 
     monkeypatch.setattr(watcher, "_look", counted)
@@ -362,6 +365,9 @@ def _watched(
 
 paused: list[float] = []
 """The pauses `_watched`'s camera took after each look, in seconds."""
+taken: list[bool] = []
+"""Whether `_watched`'s camera took a frame before each pause (not when the game had just
+changed: `Watcher._settled`)."""
 
 
 def test_a_camera_over_a_board_at_rest_reads_it_once(
@@ -428,19 +434,63 @@ def test_a_camera_over_a_board_at_rest_looks_less_often_until_the_game_changes(
     game_id = new_game(table, seed=5, mode="physical")
     photo = _board_photo(tmp_path)
 
-    def act(looked: int) -> None:
-        if looked == 14:
+    def act() -> None:  # in the pauses before the 14th and the 16th looks
+        if len(paused) == 13:
             game = mirror(table, game_id)
             action = list(game.legal_actions()[0])
             reply = table.call(Command("cli", seat=game.actor, game=game_id, action=action))
             assert reply.accepted, reply.message
-        if looked == 16:
+        if len(paused) == 15:
             play_until(table, game_id, "sink")
 
-    _watched(table, photo, monkeypatch, frames=20, interval=0.1, before=act)
+    _watched(table, photo, monkeypatch, frames=20, interval=0.1, pausing=act)
     assert paused[: RESTING + 1] == [0.1] * (RESTING + 1)
     assert paused[RESTING + 1 : 15] == [0.2, 0.4, 0.8] + [REST_WAIT] * 5
     assert paused[15:19] == [0.1] * 4
+    assert all(taken)  # each change taken at the first look after it
+
+
+def test_a_game_changing_between_every_two_looks_is_taken_once_it_stays_put(
+    table: Table, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """No rule: a change of the game is taken at the first look after it; while the game then
+    changes again between every two looks (at the web bench, a button's done and undo by turns,
+    20 a second), the camera takes no frame and asks no snapshot (a job on the Table's thread,
+    in line with the presses): the tracker's run would restart at every look, so those frames
+    would tell it nothing. Once the game has stayed put for a look, what it expects is asked
+    once, and the camera looks at its interval for the tracker's frames at rest."""
+    game_id = new_game(table, seed=5, mode="physical")
+    game = mirror(table, game_id)
+    while game.phase != "sink":
+        actor, action = game.actor, list(game.legal_actions()[0])
+        reply = table.call(Command("cli", seat=actor, game=game_id, action=action))
+        assert reply.accepted, reply.message
+        game = mirror(table, game_id)
+    photo = _board_photo(tmp_path)
+    film = tmp_path / "film"  # a camera's frames, not a photo taken again (each a look of its own)
+    film.mkdir()
+    for n in range(40):
+        (film / f"{n:02}.jpg").write_bytes(photo.read_bytes())
+    snapshots: list[object] = []
+    snapshot = table.snapshot
+    monkeypatch.setattr(table, "snapshot", lambda *a: snapshots.append(a) or snapshot(*a))
+    flips = 0
+
+    def flip() -> None:  # from the 11th pause, 22 times: the game ends at its sinking again
+        nonlocal flips
+        if len(paused) > 10 and flips < 22:
+            if flips % 2 == 0:
+                command = Command("cli", game=game_id, intent="undo")
+            else:
+                command = Command("cli", seat=actor, game=game_id, action=action)
+            reply = table.call(command)
+            assert reply.accepted, reply.message
+            flips += 1
+
+    _watched(table, film, monkeypatch, frames=16, interval=0.1, pausing=flip)
+    assert taken[11] and taken[12:33] == [False] * 21 and all(taken[33:])
+    assert len(snapshots) == 3  # at the first look, the first change, once the game stayed put
+    assert paused[10:] == [REST_WAIT] + [0.1] * (len(paused) - 11)
 
 
 def test_a_hand_passing_over_a_board_at_rest_is_not_read(
@@ -472,10 +522,9 @@ def test_a_hand_passing_over_a_board_at_rest_is_not_read(
 
     monkeypatch.setattr(Camera, "_expected_now", counted)
     assert len(_watched(table, folder, monkeypatch)) == 1
-    # and the daemon is not asked what the game expects while the hand moves (each question
-    # after a press is a job on the Table's thread, in line with the presses): not on the
-    # 4 frames of the hand, asked again at the first after it
-    assert len(asked) == len(over) - 4
+    # and the daemon is asked what the game expects once: the game did not change after, and
+    # the count of its changes (a number, no job on the Table's thread) says so at each frame
+    assert len(asked) == 1
 
 
 def test_a_frame_that_did_not_register_is_no_reading_for_the_frames_after_it(

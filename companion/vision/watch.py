@@ -4,9 +4,9 @@
 so that OpenCV and numpy work, and the Python around them, never hold the daemon's interpreter
 lock while a phone's press waits for it. The process reads frames from ``[camera] source``
 (picamera2, ``usb:N``, ``files:PATH``), asks what the game expects (`Link.ask`: the daemon
-reads the Table's snapshot for the view ``camera``), hands that to the vision `Tracker`
-whenever the game has changed, and passes each verdict on as a command from source
-``camera``:
+reads the Table's snapshot for the view ``camera``) when the game has changed, unless it keeps
+changing faster than the camera looks (`Watcher._settled`), hands that to the vision `Tracker`,
+and passes each verdict on as a command from source ``camera``:
 
 - ``sunk`` or ``question`` → its action is the sink it saw; the Table shows it to every phone as
   a proposal, and a player's tap carries it out;
@@ -127,6 +127,14 @@ class Watcher:
         self._still = Stillness(patience(interval))
         self._frames: FrameSource | None = None
         self._expected: tuple[int, int] | None = None
+        self._seen: int | None = None
+        """The count of changes the Table had told (its ``told``) at the last look."""
+        self._changing = False
+        """Whether the last look found the game changed since the look before (`_settled`)."""
+        self._asked: int | None = None
+        """That count when the camera last asked what the game expects (`_expected_now`)."""
+        self._expectation: dict[str, Any] | None = None
+        """The daemon's last answer to what the game expects."""
         self._told: tuple[Any, Any] | None = None
         """The land and the candidates the tracker was last told."""
         self._learnt: int | None = None
@@ -190,17 +198,41 @@ class Watcher:
         self._frames, self._exposure = frames, Exposure()
         while True:
             began = time.monotonic()
-            frame = frames.take()
-            if frame is None:
-                return
             self._pause = self.interval
-            try:
-                self._look(frame)
-            except Stopped:
-                raise
-            except Exception:  # one bad frame or a busy Table must not end the camera
-                log.exception("camera: a frame could not be used")
+            if self._settled():
+                frame = frames.take()
+                if frame is None:
+                    return
+                try:
+                    self._look(frame)
+                except Stopped:
+                    raise
+                except Exception:  # one bad frame or a busy Table must not end the camera
+                    log.exception("camera: a frame could not be used")
             self.link.wait(max(0.0, self._pause - (time.monotonic() - began)))
+
+    def _settled(self) -> bool:
+        """Whether the game may be looked at: it has not changed since the last look, or it
+        had not changed at the last look either. A game found changed at two looks in a row
+        (buttons pressed faster than the camera looks: done and undo by turns) is looked at
+        again after the interval, no frame taken, until a look finds it as the one before: each
+        change would restart the tracker's run, so frames read against it tell the tracker
+        nothing, and each change asked about is a snapshot, a job on the Table's thread in line
+        with the presses. At a table the game changes once in a while: each change is taken at
+        the first look after it, as soon as before."""
+        told = self.link.ask("told")
+        changed = self._seen is not None and told != self._seen
+        settled = not (changed and self._changing)
+        self._seen, self._changing = told, changed
+        return settled
+
+    def _expected_now(self) -> dict[str, Any] | None:
+        """What the game expects, asked of the daemon only when the Table has told a change
+        since it was last asked: at rest, a number (`_settled`) stands for the whole snapshot."""
+        if self._asked is None or self._asked != self._seen:
+            self._expectation = self.link.ask("expected")
+            self._asked = self._seen
+        return self._expectation
 
     def _look(self, frame: Frame) -> None:
         assert self._tracker is not None
@@ -209,7 +241,7 @@ class Watcher:
             # question after a change is a job on the Table's thread, in line with the presses.
             self._tracker.observe_at_rest(frame, self._still)
             return
-        expected = self.link.ask("expected")
+        expected = self._expected_now()
         if expected is None:
             return
         if expected["phase"] == "terrain":
