@@ -33,7 +33,7 @@ from .commands import REFEREE, SPECTATOR, Command, Event
 from .config import state_directory
 from .daemon import settle
 from .engine import Game, Rules
-from .mounts import filesystem
+from .mounts import filesystem, memory_folder
 from .store import Store
 from .table import Subscriber, Table
 
@@ -225,7 +225,7 @@ def table(commands: int = 2000, fsyncs: int = 300) -> dict[str, float]:
     if before is not None and after is not None and after[1] > before[1]:
         stolen = 100 * (after[0] - before[0]) / (after[1] - before[1])
         figures["table.steal_percent"] = round(stolen, 2)
-    memory = _tmpfs()
+    memory = memory_folder()
     if memory is not None:
         with tempfile.TemporaryDirectory(prefix="companion-bench-", dir=memory) as folder:
             in_memory = _commands(Path(folder) / "games.db", commands)
@@ -242,14 +242,6 @@ def _cpu_ticks() -> tuple[int, int] | None:
     except (OSError, ValueError):
         return None
     return (ticks[7], sum(ticks)) if len(ticks) == 8 else None
-
-
-def _tmpfs() -> Path | None:
-    """A folder in memory to write to (the shared-memory one), or None."""
-    shm = Path("/dev/shm")
-    if shm.is_dir() and os.access(shm, os.W_OK) and filesystem(shm)[1] == "tmpfs":
-        return shm
-    return None
 
 
 VIEWS: tuple[int | str, ...] = (0, 1, 2, 3, SPECTATOR, REFEREE)

@@ -34,6 +34,7 @@ from . import config
 from .commands import REFEREE, SPECTATOR, Command, Event
 from .daemon import settle
 from .engine import Game, Rules
+from .mounts import memory_folder
 from .store import Store
 from .table import Subscriber, Table
 
@@ -307,8 +308,7 @@ class _Film:
     `stop`, as often as asked, and its folder goes with `close`."""
 
     def __init__(self, frames: list[bytes]) -> None:
-        memory = Path("/dev/shm")
-        self._folder = tempfile.TemporaryDirectory(dir=memory if memory.is_dir() else None)
+        self._folder = tempfile.TemporaryDirectory(dir=memory_folder())
         self.frames, self.path = frames, Path(self._folder.name) / "table.jpg"
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None

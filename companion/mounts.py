@@ -32,3 +32,11 @@ def filesystem(path: Path) -> tuple[str, str]:
     except OSError:
         pass
     return best
+
+
+def memory_folder() -> Path | None:
+    """A folder in memory to write to (the shared-memory tmpfs), or None where there is none."""
+    shm = Path("/dev/shm")
+    if shm.is_dir() and os.access(shm, os.W_OK) and filesystem(shm)[1] == "tmpfs":
+        return shm
+    return None

@@ -24,6 +24,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from . import jsontext
+
 log = logging.getLogger(__name__)
 
 AUTOCHECKPOINT = 8000
@@ -135,17 +137,12 @@ and the reply it got: kept with what the command
 changed, in the same transaction, so that a resent command is answered, not done again."""
 
 
-_WRITE = json.encoder.c_make_encoder(  # type: ignore[attr-defined]
-    None, json.JSONEncoder().default, json.encoder.encode_basestring_ascii, None, ": ", ", ",
-    False, False, True,
-)  # fmt: skip
+_WRITE = jsontext.encoder(ascii_only=True, item=", ", key=": ")
 
 
 def dumps(value: Any) -> str:
     """`value` as ``json.dumps(value)`` writes it (the text stored, and checksummed: never
-    another), by the encoder's C part made once: `json.dumps` makes it again at every call,
-    which cost more than writing an action. No check for a value that holds itself: a
-    command's parts never do."""
+    another), by an encoder made once (`jsontext`)."""
     return "".join(_WRITE(value, 0))
 
 

@@ -53,6 +53,7 @@ from typing import Any
 
 from flask import Blueprint, Response, abort, current_app, request
 
+from .. import jsontext
 from ..commands import REFEREE, SPECTATOR, Event
 from ..kinds import View
 from ..table import Refused, Subscriber, Table
@@ -207,15 +208,12 @@ def streams() -> Streams:
 
 
 _STRING = json.encoder.encode_basestring
-_WRITE = json.encoder.c_make_encoder(  # type: ignore[attr-defined]
-    None, json.JSONEncoder().default, _STRING, None, ":", ",", False, False, True
-)
+_WRITE = jsontext.encoder(ascii_only=False, item=",", key=":")
 
 
 def _one_line(value: Any) -> str:
     """`value` as JSON on one line (as ``json.dumps(value, separators=(",", ":"),
-    ensure_ascii=False)`` writes it), by the encoder's C part made once: `json.dumps` makes it
-    again at every call, which costs more than writing a small piece."""
+    ensure_ascii=False)`` writes it), by an encoder made once (`jsontext`)."""
     if type(value) is str:
         return _STRING(value)
     return "".join(_WRITE(value, 0))
