@@ -44,11 +44,15 @@ tiles (a tile in a hard shadow). Such a tile is only hidden while something move
 board, and leaves the memory once read at rest without sea."""
 
 
-def changed(median: np.ndarray, before: np.ndarray) -> frozenset[int]:
-    """The hexes of `geometry.HEXES` whose median colour (hexes, 3) moved since `before`."""
-    change = median - before
-    change -= np.median(change, axis=0)  # the camera's exposure, not motion
-    rows = np.flatnonzero(np.abs(change).max(axis=1) > MOVED)
+def changed(median: np.ndarray, before: np.ndarray, stir: float = 0.0) -> frozenset[int]:
+    """The hexes of `geometry.HEXES` whose median log colour (hexes, 3) moved since `before`:
+    by more than `MOVED` in a channel after the whole frame's change of exposure, and with
+    `stir`, by more than that many grey levels in the same channel too."""
+    after = before + np.median(median - before, axis=0)  # the camera's exposure, not motion
+    moved = np.abs(median - after) > MOVED
+    if stir:
+        moved &= np.abs(np.exp(median) - np.exp(after)) > stir
+    rows = np.flatnonzero(moved.any(axis=1))
     return frozenset(geometry.HEXES[k] for k in rows)
 
 

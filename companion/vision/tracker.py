@@ -36,7 +36,7 @@ import numpy as np
 from ..engine import board
 from . import geometry
 from .classify import WASHED
-from .recognise import MOVED, Observation, Recogniser
+from .recognise import Observation, Recogniser, changed
 from .sources import Frame, pixels
 from .still import Look, Stillness
 
@@ -221,12 +221,7 @@ class _Reading:
 
     def moved(self, other: _Reading) -> frozenset[int]:
         """The hexes whose colour changed since `other` (empty: too few to be motion)."""
-        exposure = np.median(self.colour - other.colour, axis=0)  # the camera's, not motion
-        before = other.colour + exposure
-        change = self.colour - before
-        levels = np.abs(np.exp(self.colour) - np.exp(before))
-        rows = np.flatnonzero(((np.abs(change) > MOVED) & (levels > STIR)).any(axis=1))
-        moved = frozenset(_HEXES[k] for k in rows)
+        moved = changed(self.colour, other.colour, STIR)
         return moved if len(moved) >= MOTION else frozenset()
 
 
