@@ -5,7 +5,11 @@ SHELL := /bin/bash
 .SHELLFLAGS := -eu -o pipefail -c
 .DEFAULT_GOAL := test
 
-PYTHON ?= python3
+# The venv's interpreter: Debian's python3 where there is one -- the one Raspberry Pi OS ships,
+# built with profile-guided optimisation and libpython linked in, as the companion runs on a Pi;
+# a python3 built from source without those (pyenv's, by default) plays the engine's random
+# games 13 % slower here. Else the python3 on PATH.
+PYTHON ?= $(firstword $(wildcard /usr/bin/python3) python3)
 VENV := .venv
 BIN := $(VENV)/bin
 # Written after a successful `pip install`; pyproject.toml being newer means reinstall.
@@ -20,8 +24,9 @@ VENV_FLAGS ?=
 # poppler-utils (the card rendered to PNG and its text read back). nodejs runs the Pico
 # firmware's tests under MicroPython's WebAssembly port. The voice's: espeak-ng and sox (spoken
 # into WAV files and measured). faketime: the daemon's clock stepped back and forth
-# (libfaketime) while phones keep their seats.
-APT_PACKAGES := systemd chromium python3-opencv network-manager dnsmasq-base avahi-daemon libxml2-utils poppler-utils nodejs espeak-ng sox faketime
+# (libfaketime) while phones keep their seats. python3-venv and python3-dev: Debian's python3
+# makes the venv, and mypyc compiles the engine against its headers (`make compiled`).
+APT_PACKAGES := systemd chromium python3-venv python3-dev python3-opencv network-manager dnsmasq-base avahi-daemon libxml2-utils poppler-utils nodejs espeak-ng sox faketime
 # Extra arguments for pytest, e.g. `make pytest PYTEST_ARGS='-k serpent'`.
 PYTEST_ARGS ?=
 # MicroPython's official WebAssembly port, from npm, into a gitignored folder: the Pico firmware's
