@@ -1133,3 +1133,25 @@ def test_a_hex_moves_by_grey_levels_and_a_ratio_measured_after_the_exposure_chan
         return _Reading(zeros, zeros, colour, zeros, zeros, zeros, zeros, zeros, zeros)
 
     assert reading(after).moved(reading(before)) == {geometry.HEXES[withdrew]}
+
+
+def test_a_hex_clipped_white_that_cannot_follow_the_exposure_did_not_move() -> None:
+    """A lamp's reflection clips a dozen hexes white; the camera's exposure falls by half
+    (0.6 in log units) and they stay white, or near it: a clipped channel said only that the
+    light was that much or more (the renderer's game with a lamp over the island never came
+    to rest). A hand over one of them, darker than the exposure leaves the white, moved; so
+    did one white now where the exposure would have kept it far darker."""
+    n = len(geometry.HEXES)
+    before = np.tile(np.log([104.0, 94.0, 84.0]), (n, 1))
+    white, near, hand, lamp = 0, 1, 2, 3
+    before[[white, near, hand]] = np.log(259.0)  # 255 + the sample's black offset
+    after = before - 0.6
+    after[white] = np.log(259.0)
+    after[near] = np.log([240.0, 150.0, 97.0])  # demosaiced next to clipped pixels
+    after[hand] = np.log([80.0, 70.0, 60.0])  # 142 is what the exposure leaves the white
+    after[lamp] = np.log(259.0)  # from 57 by the exposure: a reflection swept over it
+    zeros = np.zeros(n)
+    moved = _Reading(zeros, zeros, after, *[zeros] * 6).moved(
+        _Reading(zeros, zeros, before, *[zeros] * 6)
+    )
+    assert moved == {geometry.HEXES[hand], geometry.HEXES[lamp]}

@@ -14,18 +14,23 @@ from ..engine import board
 from . import geometry, sharpness
 from .aruco import MarkerDetector
 from .calibrate import fit_known, propose
-from .classify import HIDDEN, SURE_SEA, Calibration, HexVerdict, Normaliser, classify
+from .classify import HIDDEN, SURE_SEA, UNCLIPPED, Calibration, HexVerdict, Normaliser, classify
 from .lens import Lens
 from .markers import MarkerLayout
 from .markers import load as load_markers
 from .register import Measured, Registration, Steady, find, fit_found, measure
-from .sample import Sampler
+from .sample import BLACK_OFFSET, Sampler
 
 MOVED = 0.5
 """A hex whose median colour changes by more than this from one frame to the next (log units,
 about 65 %, after any change of the whole frame's exposure) has something moving over it, or
 lost its tile. Noise and blur alone moved a median by at most 0.31 in harsh synthetic light at
 1280×960 and 0.45 at 640×480; a tile taken away moves it by more."""
+
+CLIPPED = math.log(UNCLIPPED + BLACK_OFFSET)
+"""A hex's median log colour (`sample`) at or above this in a channel is clipped there, or
+nearly (the median of pixels demosaiced from clipped ones, `classify.UNCLIPPED`): the light
+was that much or more."""
 
 
 PIECE_RIM = 0.05
@@ -47,11 +52,19 @@ board, and leaves the memory once read at rest without sea."""
 def changed(median: np.ndarray, before: np.ndarray, stir: float = 0.0) -> frozenset[int]:
     """The hexes of `geometry.HEXES` whose median log colour (hexes, 3) moved since `before`:
     by more than `MOVED` in a channel after the whole frame's change of exposure, and with
-    `stir`, by more than that many grey levels in the same channel too."""
+    `stir`, by more than that many grey levels in the same channel too. A channel at the clip
+    level (`CLIPPED`) in a frame says only that its light was at least that much."""
     after = before + np.median(median - before, axis=0)  # the camera's exposure, not motion
-    moved = np.abs(median - after) > MOVED
+    rise = median - after
     if stir:
-        moved &= np.abs(np.exp(median) - np.exp(after)) > stir
+        levels = np.exp(median) - np.exp(after)
+        up, down = (rise > MOVED) & (levels > stir), (rise < -MOVED) & (levels < -stir)
+    else:
+        up, down = rise > MOVED, rise < -MOVED
+    # A channel clipped before cannot follow the exposure down, one clipped now cannot show
+    # how far it rose: in a lamp's reflection a dozen hexes "moved" by the exposure alone
+    # (the renderer's game with a lamp over the island; the board never came to rest).
+    moved = (up & (before < CLIPPED)) | (down & (median < CLIPPED))
     rows = np.flatnonzero(moved.any(axis=1))
     return frozenset(geometry.HEXES[k] for k in rows)
 
