@@ -176,6 +176,15 @@ def test_creature_index_out_of_step() -> None:
     reported(s, "shark")
 
 
+def test_sailable_boats_out_of_step() -> None:
+    """The boats each seat may sail, kept for movement, agree with the boats and who is
+    aboard: here a seat is told of a boat the others hold (B-14)."""
+    game, ids = sound()
+    s = game.state
+    s.sailable[0].remove(ids["boat"])  # three seats, one each aboard: each may sail it
+    reported(s, "seat 1", "sail")
+
+
 @pytest.mark.parametrize(
     ("corrupt", "words"),
     [

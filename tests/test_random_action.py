@@ -36,6 +36,29 @@ def positions(rules: Rules, players: int, seed: int, phase: str, every: int) -> 
     return found
 
 
+@pytest.mark.rule("B-14")
+@pytest.mark.parametrize(("rules", "players"), GAMES)
+def test_B_14_the_boats_a_seat_may_sail_are_kept_in_step_with_the_boats_and_their_people(
+    rules: Rules, players: int
+) -> None:
+    """B-14: `State.sailable`, kept by the pieces as boats come, go and are boarded and left
+    (movement asks it at every point), is at every decision of random games (boats placed,
+    sailed, wrecked, brought and taken by boat tiles, boarded by swimmers and from land) the
+    boats each seat controls, found anew."""
+    rng = random.Random(3)
+    shared = 0  # decisions with a boat of two or three people aboard
+    for seed in range(4):
+        game = Game.new(rules, players, seed=seed)
+        while not game.over:
+            game.apply(game.draw() if game.is_chance() else game.random_action(rng))
+            s = game.state
+            for seat in range(players):
+                mine = [b for b, pos in enumerate(s.b_pos) if pos != -1 and s.controls(seat, b)]
+                assert s.sailable[seat] == mine, (seed, game.phase, seat)
+            shared += any(len(aboard) > 1 for aboard in s.b_people)
+    assert shared > 0
+
+
 @pytest.mark.rule("B-8")
 @pytest.mark.rule("B-5")
 @pytest.mark.parametrize(("rules", "players"), GAMES)

@@ -162,6 +162,10 @@ def _boats(s: State, out: list[str]) -> None:
             out.append(f"boat b{b + 1} is at {board.name(pos)}, which is not sea")
         if s.boat_at[pos] != b:
             out.append(f"the board does not know boat b{b + 1} is at {board.name(pos)}")
+    for seat in range(s.players):
+        mine = [b for b, pos in enumerate(s.b_pos) if pos != OFF and s.controls(seat, b)]
+        if s.sailable[seat] != mine:
+            out.append(f"seat {seat + 1} is told it may sail {s.sailable[seat]}, not {mine}")
 
 
 def _places(s: State, out: list[str]) -> None:

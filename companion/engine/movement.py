@@ -102,17 +102,9 @@ def movers(s: State) -> tuple[list[int], list[int]]:
 
 
 def _boats(s: State) -> list[int]:
-    """The boats on the board that the seat to move controls (B-14). Asked at every movement
-    point: an empty boat and a boat of one person are told apart here, without a call of
-    `State.controls` per boat."""
-    seat, b_people = s.turn, s.b_people
-    out: list[int] = []
-    for b, pos in enumerate(s.b_pos):
-        if pos != OFF:
-            aboard = b_people[b]
-            if not aboard or (aboard[0] // 10 == seat if len(aboard) == 1 else s.controls(seat, b)):
-                out.append(b)
-    return out
+    """The boats on the board that the seat to move controls (B-14), kept by the state (not to
+    be changed)."""
+    return s.sailable[s.turn]
 
 
 def legal(s: State) -> list[Action]:

@@ -24,6 +24,7 @@ def _lift(s: State, p: int, *, keep_guard: bool = False) -> None:
                 del s.guard[d]
     elif kind == BOAT:
         s.b_people[at].remove(p)
+        s.recontrol(at)
 
 
 def lose(s: State, p: int) -> None:
@@ -44,6 +45,7 @@ def to_boat(s: State, p: int, b: int) -> None:
     s.p_kind[p] = BOAT
     s.p_at[p] = b
     s.b_people[b].append(p)
+    s.recontrol(b)
 
 
 def save(s: State, p: int, island: int, ev: Events) -> None:
@@ -176,6 +178,7 @@ def to_supply(s: State, b: int) -> None:
     """A boat leaves the board and goes back to the supply (spec B-36)."""
     s.boat_at[s.b_pos[b]] = OFF
     s.b_pos[b] = OFF
+    s.recontrol(b)
 
 
 def sink_boat(s: State, b: int, ev: Events) -> None:

@@ -291,6 +291,7 @@ def apply_boat(s: State, action: Action, ev: Events) -> None:
     b = s.b_pos.index(OFF)
     s.b_pos[b] = h
     s.boat_at[h] = b
+    s.recontrol(b)
     counts = s.ctx.setdefault("boats", [0] * s.players)
     counts[s.actor] += 1
     if ev is not None:

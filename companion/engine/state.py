@@ -8,6 +8,7 @@ loaded, so they never go out of step with the pieces they index.
 
 from __future__ import annotations
 
+from bisect import insort
 from typing import Any, Final
 
 from . import board
@@ -113,6 +114,7 @@ class State:
         "_counts",
         "standing",
         "empty_land",
+        "sailable",
     )
 
     def __init__(
@@ -202,6 +204,13 @@ class State:
         for b, pos in enumerate(self.b_pos):
             if pos != OFF:
                 self.boat_at[pos] = b
+        # sailable[seat]: the boats on the board that seat may sail (B-14), in number order.
+        # Movement asks it at every point (finding them among every boat was a tenth of a pure
+        # random game); only a boat's coming, going or people change it (`recontrol`).
+        self.sailable = [
+            [b for b, pos in enumerate(self.b_pos) if pos != OFF and self.controls(seat, b)]
+            for seat in range(self.players)
+        ]
         self.n_serpent = [0] * board.SIZE
         self.n_shark = [0] * board.SIZE
         self.n_whale = [0] * board.SIZE
@@ -272,6 +281,17 @@ class State:
             if seats.count(other) > mine:
                 return False
         return True
+
+    def recontrol(self, b: int) -> None:
+        """Keep `sailable` in step after boat b came onto the board, left it, or someone boarded
+        or left it."""
+        on = self.b_pos[b] != OFF
+        for seat, boats in enumerate(self.sailable):
+            if on and self.controls(seat, b):
+                if b not in boats:
+                    insort(boats, b)
+            elif b in boats:
+                boats.remove(b)
 
     def boats_left(self) -> list[int]:
         """Boats in the supply."""
@@ -454,6 +474,7 @@ class State:
         s.land_people = list(map(list, self.land_people))
         s.swimmers = list(map(list, self.swimmers))
         s.boat_at = list(self.boat_at)
+        s.sailable = list(map(list, self.sailable))
         s.n_serpent = list(self.n_serpent)
         s.n_shark = list(self.n_shark)
         s.n_whale = list(self.n_whale)
