@@ -185,6 +185,16 @@ def test_sailable_boats_out_of_step() -> None:
     reported(s, "seat 1", "sail")
 
 
+def test_people_counted_out_of_step() -> None:
+    """Each seat's people counted by kind of place, kept for movement, agree with where they
+    are: here a lander is counted as a swimmer."""
+    game, _ = sound()
+    s = game.state
+    s.tally[0][LAND] -= 1
+    s.tally[0][SEA] += 1
+    reported(s, "seat 1", "counted")
+
+
 @pytest.mark.parametrize(
     ("corrupt", "words"),
     [

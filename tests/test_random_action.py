@@ -60,6 +60,25 @@ def test_B_14_the_boats_a_seat_may_sail_are_kept_in_step_with_the_boats_and_thei
 
 
 @pytest.mark.rule("B-8")
+@pytest.mark.parametrize(("rules", "players"), GAMES)
+def test_B_8_each_seat_s_people_are_counted_by_place_in_step_with_where_they_are(
+    rules: Rules, players: int
+) -> None:
+    """`State.tally` (how many of a seat's people are unplaced, on land, in boats, swimming,
+    saved, lost), kept as people are placed, move, are saved and eaten, sizes the movement
+    draw: at every decision of random games it is the people counted anew."""
+    rng = random.Random(4)
+    for seed in range(4):
+        game = Game.new(rules, players, seed=seed)
+        while not game.over:
+            game.apply(game.draw() if game.is_chance() else game.random_action(rng))
+            s = game.state
+            for seat, people in enumerate(s.seat_people):
+                counts = Counter(s.p_kind[p] for p in people)
+                assert s.tally[seat] == [counts[kind] for kind in range(6)], (seed, game.phase)
+
+
+@pytest.mark.rule("B-8")
 @pytest.mark.rule("B-5")
 @pytest.mark.parametrize(("rules", "players"), GAMES)
 def test_B_8_B_5_a_random_action_is_always_one_the_rules_allow(rules: Rules, players: int) -> None:

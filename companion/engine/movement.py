@@ -148,9 +148,12 @@ def random_move(s: State, draw: chance.Draw) -> Action:
     # so they take no slot and the draw below passes them by, without lists of its own
     kinds = s.p_kind
     seat_people = s.seat_people[s.turn]
-    people_slots = 0
-    for p in seat_people:
-        people_slots += MOST_MOVES[kinds[p]]
+    tally = s.tally[s.turn]  # how many of them are on land, in boats, swimming
+    people_slots = (
+        tally[LAND] * MOST_MOVES[LAND]
+        + tally[BOAT] * MOST_MOVES[BOAT]
+        + tally[SEA] * MOST_MOVES[SEA]
+    )
     boats = _boats(s)
     sails = len(boats) * MOST_SAILS
     slots = people_slots + sails + 1  # the last one is "done"'s

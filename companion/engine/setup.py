@@ -222,7 +222,7 @@ def apply_place(s: State, action: Action, ev: Events) -> None:
     p = next_unplaced(s, seat)
     assert p is not None
     s.p_value[p] = value
-    s.p_kind[p] = LAND
+    s.set_kind(p, LAND)
     s.p_at[p] = h
     if not s.land_people[h]:
         s.empty_land.remove(h)

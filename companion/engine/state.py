@@ -115,6 +115,7 @@ class State:
         "standing",
         "empty_land",
         "sailable",
+        "tally",
     )
 
     def __init__(
@@ -185,8 +186,13 @@ class State:
         self.recount_island()
         self.land_people: list[list[int]] = [[] for _ in range(board.SIZE)]
         self.swimmers: list[list[int]] = [[] for _ in range(board.SIZE)]
+        # tally[seat][kind]: how many of the seat's people are unplaced, on land, in boats ...
+        # (`UNPLACED` ... `LOST`): movement sizes its draw from it at every point, without a
+        # look at each person. Kept by the pieces (`set_kind`).
+        self.tally = [[0] * (LOST + 1) for _ in range(self.players)]
         for p in self.p_owner:
             kind = self.p_kind[p]
+            self.tally[p // 10][kind] += 1
             if kind == LAND:
                 self.land_people[self.p_at[p]].append(p)
             elif kind == SEA:
@@ -281,6 +287,13 @@ class State:
             if seats.count(other) > mine:
                 return False
         return True
+
+    def set_kind(self, p: int, kind: int) -> None:
+        """Person p is now in a place of this kind (`UNPLACED` ... `LOST`): kept in `tally`."""
+        counts = self.tally[p // 10]
+        counts[self.p_kind[p]] -= 1
+        counts[kind] += 1
+        self.p_kind[p] = kind
 
     def recontrol(self, b: int) -> None:
         """Keep `sailable` in step after boat b came onto the board, left it, or someone boarded
@@ -475,6 +488,7 @@ class State:
         s.swimmers = list(map(list, self.swimmers))
         s.boat_at = list(self.boat_at)
         s.sailable = list(map(list, self.sailable))
+        s.tally = list(map(list, self.tally))
         s.n_serpent = list(self.n_serpent)
         s.n_shark = list(self.n_shark)
         s.n_whale = list(self.n_whale)
