@@ -14,8 +14,9 @@ from collections import Counter
 
 import pytest
 
-from companion.engine import Game, Rules, chance
+from companion.engine import Game, Rules, chance, movement
 from companion.engine.game import SAMPLERS
+from companion.engine.state import BOAT, SEA, Action
 
 ALL_KITS = Rules(("base", "five-six", "overpopulated", "dive-dice", "squid"))
 GAMES = [(Rules(), 4), (ALL_KITS, 6), (Rules(("escape-1986",)), 4)]
@@ -76,6 +77,51 @@ def test_B_8_each_seat_s_people_are_counted_by_place_in_step_with_where_they_are
             for seat, people in enumerate(s.seat_people):
                 counts = Counter(s.p_kind[p] for p in people)
                 assert s.tally[seat] == [counts[kind] for kind in range(6)], (seed, game.phase)
+
+
+@pytest.mark.rule("B-15")
+@pytest.mark.rule("B-16")
+@pytest.mark.parametrize(
+    ("rules", "players"),
+    [*GAMES, (Rules(("base", "dive-dice"), {"swimmer_after_swim": "yes"}), 4)],
+    ids=["base", "all-kits", "1986", "swim-then-board"],
+)
+def test_B_15_B_16_a_move_afloat_counted_is_the_move_of_that_number_listed(
+    rules: Rules, players: int
+) -> None:
+    """B-15, B-16, D-8, E-3: `random_move` finds a swimmer's or a passenger's move number k
+    without listing its moves; at every movement point of random games, for each person of
+    the seat in a boat or the sea, the moves so found are `person_moves`' list, in order, and
+    none lies past its bound (`MOST_MOVES`)."""
+    rng = random.Random(6)
+    seen: Counter[object] = Counter()
+    for seed in range(2):
+        game = Game.new(rules, players, seed=seed)
+        while not game.over:
+            s = game.state
+            if game.phase == "move":
+                for p in s.seat_people[s.turn]:
+                    kind = s.p_kind[p]
+                    if kind in (BOAT, SEA):
+                        listed: list[Action] = []
+                        movement.person_moves(s, p, listed)
+                        bound = movement.MOST_MOVES[kind]
+                        found = [movement._kth_afloat(s, p, k) for k in range(bound + 1)]
+                        assert found == [*listed, *[None] * (bound + 1 - len(listed))]
+                        seen.update(a[0] for a in listed)
+                        seen[kind, p in s.swam, bool(listed)] += 1
+            game.apply(game.draw() if game.is_chance() else game.random_action(rng))
+    # boats and swimmers, before and after a swim, with and without moves, met
+    assert {k for k in seen if isinstance(k, tuple)} >= {
+        (BOAT, False, True),
+        (SEA, False, True),
+        (SEA, True, False),
+    }
+    assert {"move", "board"} <= seen.keys(), seen
+    if players == 6 or "escape-1986" in rules.modules:  # D-8, E-3: with a dolphin
+        assert "ride" in seen, seen
+    if rules.option("swimmer_after_swim") == "yes":
+        assert seen[SEA, True, True], seen
 
 
 @pytest.mark.rule("B-8")
