@@ -176,6 +176,25 @@ def test_creature_index_out_of_step() -> None:
     reported(s, "shark")
 
 
+def test_sailable_boats_out_of_step() -> None:
+    """The boats each seat may sail, kept for movement, agree with the boats and who is
+    aboard: here a seat is told of a boat the others hold (B-14)."""
+    game, ids = sound()
+    s = game.state
+    s.sailable[0].remove(ids["boat"])  # three seats, one each aboard: each may sail it
+    reported(s, "seat 1", "sail")
+
+
+def test_people_counted_out_of_step() -> None:
+    """Each seat's people counted by kind of place, kept for movement, agree with where they
+    are: here a lander is counted as a swimmer."""
+    game, _ = sound()
+    s = game.state
+    s.tally[0][LAND] -= 1
+    s.tally[0][SEA] += 1
+    reported(s, "seat 1", "counted")
+
+
 @pytest.mark.parametrize(
     ("corrupt", "words"),
     [

@@ -301,6 +301,8 @@ def test_B_15_from_a_boat_on_an_access_hex_to_the_safe_island() -> None:
     assert game.state.points == 1
     assert [game.state.p_kind[p] for p in (a1, a2)] == [SAVED, SAVED]
     assert game.state.b_people[b] == [] and game.state.b_pos[b] == hx("2.0")
+    # counted as saved, no longer aboard (movement sizes its draw from the count)
+    assert (game.state.tally[0][SAVED], game.state.tally[0][BOAT]) == (2, 0)
 
 
 def test_B_15_no_safe_island_from_a_boat_off_its_access_hexes() -> None:

@@ -14,8 +14,9 @@ from collections import Counter
 
 import pytest
 
-from companion.engine import Game, Rules, chance
+from companion.engine import Game, Rules, chance, movement
 from companion.engine.game import SAMPLERS
+from companion.engine.state import BOAT, SEA, Action
 
 ALL_KITS = Rules(("base", "five-six", "overpopulated", "dive-dice", "squid"))
 GAMES = [(Rules(), 4), (ALL_KITS, 6), (Rules(("escape-1986",)), 4)]
@@ -34,6 +35,93 @@ def positions(rules: Rules, players: int, seed: int, phase: str, every: int) -> 
                 found.append(game.copy())
         game.apply(game.draw() if game.is_chance() else game.random_action(rng))
     return found
+
+
+@pytest.mark.rule("B-14")
+@pytest.mark.parametrize(("rules", "players"), GAMES)
+def test_B_14_the_boats_a_seat_may_sail_are_kept_in_step_with_the_boats_and_their_people(
+    rules: Rules, players: int
+) -> None:
+    """B-14: `State.sailable`, kept by the pieces as boats come, go and are boarded and left
+    (movement asks it at every point), is at every decision of random games (boats placed,
+    sailed, wrecked, brought and taken by boat tiles, boarded by swimmers and from land) the
+    boats each seat controls, found anew."""
+    rng = random.Random(3)
+    shared = 0  # decisions with a boat of two or three people aboard
+    for seed in range(4):
+        game = Game.new(rules, players, seed=seed)
+        while not game.over:
+            game.apply(game.draw() if game.is_chance() else game.random_action(rng))
+            s = game.state
+            for seat in range(players):
+                mine = [b for b, pos in enumerate(s.b_pos) if pos != -1 and s.controls(seat, b)]
+                assert s.sailable[seat] == mine, (seed, game.phase, seat)
+            shared += any(len(aboard) > 1 for aboard in s.b_people)
+    assert shared > 0
+
+
+@pytest.mark.rule("B-8")
+@pytest.mark.parametrize(("rules", "players"), GAMES)
+def test_B_8_each_seat_s_people_are_counted_by_place_in_step_with_where_they_are(
+    rules: Rules, players: int
+) -> None:
+    """`State.tally` (how many of a seat's people are unplaced, on land, in boats, swimming,
+    saved, lost), kept as people are placed, move, are saved and eaten, sizes the movement
+    draw: at every decision of random games it is the people counted anew."""
+    rng = random.Random(4)
+    for seed in range(4):
+        game = Game.new(rules, players, seed=seed)
+        while not game.over:
+            game.apply(game.draw() if game.is_chance() else game.random_action(rng))
+            s = game.state
+            for seat, people in enumerate(s.seat_people):
+                counts = Counter(s.p_kind[p] for p in people)
+                assert s.tally[seat] == [counts[kind] for kind in range(6)], (seed, game.phase)
+
+
+@pytest.mark.rule("B-15")
+@pytest.mark.rule("B-16")
+@pytest.mark.parametrize(
+    ("rules", "players"),
+    [*GAMES, (Rules(("base", "dive-dice"), {"swimmer_after_swim": "yes"}), 4)],
+    ids=["base", "all-kits", "1986", "swim-then-board"],
+)
+def test_B_15_B_16_a_move_afloat_counted_is_the_move_of_that_number_listed(
+    rules: Rules, players: int
+) -> None:
+    """B-15, B-16, D-8, E-3: `random_move` finds a swimmer's or a passenger's move number k
+    without listing its moves; at every movement point of random games, for each person of
+    the seat in a boat or the sea, the moves so found are `person_moves`' list, in order, and
+    none lies past its bound (`MOST_MOVES`)."""
+    rng = random.Random(6)
+    seen: Counter[object] = Counter()
+    for seed in range(2):
+        game = Game.new(rules, players, seed=seed)
+        while not game.over:
+            s = game.state
+            if game.phase == "move":
+                for p in s.seat_people[s.turn]:
+                    kind = s.p_kind[p]
+                    if kind in (BOAT, SEA):
+                        listed: list[Action] = []
+                        movement.person_moves(s, p, listed)
+                        bound = movement.MOST_MOVES[kind]
+                        found = [movement._kth_afloat(s, p, k) for k in range(bound + 1)]
+                        assert found == [*listed, *[None] * (bound + 1 - len(listed))]
+                        seen.update(a[0] for a in listed)
+                        seen[kind, p in s.swam, bool(listed)] += 1
+            game.apply(game.draw() if game.is_chance() else game.random_action(rng))
+    # boats and swimmers, before and after a swim, with and without moves, met
+    assert {k for k in seen if isinstance(k, tuple)} >= {
+        (BOAT, False, True),
+        (SEA, False, True),
+        (SEA, True, False),
+    }
+    assert {"move", "board"} <= seen.keys(), seen
+    if players == 6 or "escape-1986" in rules.modules:  # D-8, E-3: with a dolphin
+        assert "ride" in seen, seen
+    if rules.option("swimmer_after_swim") == "yes":
+        assert seen[SEA, True, True], seen
 
 
 @pytest.mark.rule("B-8")

@@ -71,6 +71,10 @@ def _people(s: State, out: list[str]) -> None:
     for p in seen:
         if p not in s.p_owner:
             out.append(f"an unknown person {p} is on the board")
+    for seat, counts in enumerate(s.tally):
+        kinds = Counter(s.p_kind[p] for p in s.seat_people[seat])
+        if counts != [kinds[kind] for kind in range(len(counts))]:
+            out.append(f"seat {seat + 1}'s people are counted {counts} by kind of place")
     # P-1, P-2: people put back in the box are not in the game at all, not even as lost
     values = people_values(s.rules, s.players)
     if s.p_owner.keys() != _ids(s.players, len(values)):
@@ -162,6 +166,10 @@ def _boats(s: State, out: list[str]) -> None:
             out.append(f"boat b{b + 1} is at {board.name(pos)}, which is not sea")
         if s.boat_at[pos] != b:
             out.append(f"the board does not know boat b{b + 1} is at {board.name(pos)}")
+    for seat in range(s.players):
+        mine = [b for b, pos in enumerate(s.b_pos) if pos != OFF and s.controls(seat, b)]
+        if s.sailable[seat] != mine:
+            out.append(f"seat {seat + 1} is told it may sail {s.sailable[seat]}, not {mine}")
 
 
 def _places(s: State, out: list[str]) -> None:

@@ -28,7 +28,7 @@ def person_moves(s: State, p: int, out: list[Action]) -> None:
                 b = boat_at[n]
                 if b != OFF and len(b_people[b]) < BOAT_CAPACITY:
                     out.append(("board", p, b))
-    elif kind == BOAT:
+    elif kind == BOAT:  # `_kth_afloat` counts these and a swimmer's: keep the three in step
         h = s.b_pos[at]
         if p not in s.swam:
             out.append(("move", p, h))  # over the side, into the boat's own space
@@ -102,17 +102,9 @@ def movers(s: State) -> tuple[list[int], list[int]]:
 
 
 def _boats(s: State) -> list[int]:
-    """The boats on the board that the seat to move controls (B-14). Asked at every movement
-    point: an empty boat and a boat of one person are told apart here, without a call of
-    `State.controls` per boat."""
-    seat, b_people = s.turn, s.b_people
-    out: list[int] = []
-    for b, pos in enumerate(s.b_pos):
-        if pos != OFF:
-            aboard = b_people[b]
-            if not aboard or (aboard[0] // 10 == seat if len(aboard) == 1 else s.controls(seat, b)):
-                out.append(b)
-    return out
+    """The boats on the board that the seat to move controls (B-14), kept by the state (not to
+    be changed)."""
+    return s.sailable[s.turn]
 
 
 def legal(s: State) -> list[Action]:
@@ -129,18 +121,14 @@ def legal(s: State) -> list[Action]:
 def can_move(s: State) -> bool:
     """Has the seat to move any move at all? `legal`'s walk, stopping at the first move found
     (usually the first person's): asked after every action, where the list is not needed."""
-    out: list[Action] = []
     for p in s.seat_people[s.turn]:
         kind = s.p_kind[p]
         if kind == LAND and board.WATER_NEIGHBOURS[s.p_at[p]]:
             return True  # `person_moves` offers a person on land each neighbour (B-12)
-        if kind in (BOAT, SEA):
-            person_moves(s, p, out)
-            if out:
-                return True
-    for b in _boats(s):
-        boat_moves(s, b, out)
-        if out:
+        if kind in (BOAT, SEA) and _kth_afloat(s, p, 0) is not None:
+            return True
+    for b in _boats(s):  # noqa: SIM110 (a loop, as in `State.has_people`)
+        if _kth_sail(s, b, 0) is not None:
             return True
     return False
 
@@ -156,9 +144,12 @@ def random_move(s: State, draw: chance.Draw) -> Action:
     # so they take no slot and the draw below passes them by, without lists of its own
     kinds = s.p_kind
     seat_people = s.seat_people[s.turn]
-    people_slots = 0
-    for p in seat_people:
-        people_slots += MOST_MOVES[kinds[p]]
+    tally = s.tally[s.turn]  # how many of them are on land, in boats, swimming
+    people_slots = (
+        tally[LAND] * MOST_MOVES[LAND]
+        + tally[BOAT] * MOST_MOVES[BOAT]
+        + tally[SEA] * MOST_MOVES[SEA]
+    )
     boats = _boats(s)
     sails = len(boats) * MOST_SAILS
     slots = people_slots + sails + 1  # the last one is "done"'s
@@ -167,14 +158,11 @@ def random_move(s: State, draw: chance.Draw) -> Action:
         if k < people_slots:
             for p in seat_people:
                 bound = MOST_MOVES[kinds[p]]
-                if k < bound:
-                    if kinds[p] == LAND:  # its k-th move found without listing its moves
+                if k < bound:  # its k-th move, found without listing its moves
+                    if kinds[p] == LAND:
                         move = _kth_from_land(s, p, k)
-                    else:  # in a boat or swimming: its few moves listed (no list otherwise)
-                        out: list[Action] = []
-                        person_moves(s, p, out)
-                        assert len(out) <= bound, "MOST_MOVES bounds every person's moves"
-                        move = out[k] if k < len(out) else None
+                    else:
+                        move = _kth_afloat(s, p, k)
                     if move is not None:
                         return move
                     break  # past its last move: drawn again
@@ -205,6 +193,62 @@ def _kth_from_land(s: State, p: int, k: int) -> Action | None:
                     return ("board", p, b)
                 k -= 1
     return None
+
+
+def _kth_afloat(s: State, p: int, k: int) -> Action | None:
+    """`person_moves`' move number k of person p in a boat or swimming, None when it has no
+    more: counted in the same order, building only the move found. Most draws fall past a
+    swimmer's few moves (a swimmer that swam has at most two of its twenty slots): listing
+    them all at every draw was the largest part of a random movement point."""
+    kind, at = s.p_kind[p], s.p_at[p]
+    terrain, boat_at = s.terrain, s.boat_at
+    if kind == BOAT:
+        h = s.b_pos[at]
+        if p not in s.swam:
+            if k == 0:
+                return ("move", p, h)
+            k -= 1
+        for n in board.WATER_NEIGHBOURS[h]:
+            if _room(s, boat_at[n]):
+                if k == 0:
+                    return ("board", p, boat_at[n])
+                k -= 1
+        island = s.access.get(h)
+        return ("move", p, island) if island is not None and k == 0 else None
+    fresh = p not in s.swam
+    if fresh:
+        guarded = bool(s.guard) and s.guardian(p) is not None
+        for n in board.WATER_NEIGHBOURS[at]:
+            if terrain[n] is None:
+                if k == 0:
+                    return ("move", p, n)
+                k -= 1
+                if guarded:
+                    if k == 0:
+                        return ("ride", p, n)
+                    k -= 1
+    if fresh or s.rules.option("swimmer_after_swim") == "yes":
+        if _room(s, boat_at[at]):
+            if k == 0:
+                return ("board", p, boat_at[at])
+            k -= 1
+        island = s.access.get(at)
+        if island is not None:
+            if k == 0:
+                return ("move", p, island)
+            k -= 1
+    if s.n_dolphin[at] and s.is_1986 and rides_left(s, p):
+        for n in board.WATER_NEIGHBOURS[at]:
+            if terrain[n] is None:
+                if k == 0:
+                    return ("ride", p, n)
+                k -= 1
+    return None
+
+
+def _room(s: State, b: int) -> bool:
+    """Is b a boat (not `OFF`) with room for one more person (B-13)?"""
+    return b != OFF and len(s.b_people[b]) < BOAT_CAPACITY
 
 
 def apply(s: State, action: Action, ev: Events) -> None:

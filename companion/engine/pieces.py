@@ -11,9 +11,15 @@ from .events import Event, Events
 from .state import BOAT, LAND, LOST, OFF, SAVED, SEA, State, creature_name, person_name
 
 
-def _lift(s: State, p: int, *, keep_guard: bool = False) -> None:
-    """Take person p off wherever it is now; a swimmer leaving its dolphin loses its protection."""
+def _lift(s: State, p: int, becomes: int, *, keep_guard: bool = False) -> None:
+    """Take person p off wherever it is now, to a place of kind `becomes` (`State.tally`
+    counted here, not by a call of `State.set_kind` at every move); a swimmer leaving its
+    dolphin loses its protection."""
     kind, at = s.p_kind[p], s.p_at[p]
+    counts = s.tally[p // 10]
+    counts[kind] -= 1
+    counts[becomes] += 1
+    s.p_kind[p] = becomes
     if kind == LAND:
         s.land_people[at].remove(p)
     elif kind == SEA:
@@ -24,32 +30,30 @@ def _lift(s: State, p: int, *, keep_guard: bool = False) -> None:
                 del s.guard[d]
     elif kind == BOAT:
         s.b_people[at].remove(p)
+        s.recontrol(at)
 
 
 def lose(s: State, p: int) -> None:
-    _lift(s, p)
-    s.p_kind[p] = LOST
+    _lift(s, p, LOST)
     s.p_at[p] = OFF
 
 
 def to_land(s: State, p: int, h: int) -> None:
-    _lift(s, p)
-    s.p_kind[p] = LAND
+    _lift(s, p, LAND)
     s.p_at[p] = h
     s.land_people[h].append(p)
 
 
 def to_boat(s: State, p: int, b: int) -> None:
-    _lift(s, p)
-    s.p_kind[p] = BOAT
+    _lift(s, p, BOAT)
     s.p_at[p] = b
     s.b_people[b].append(p)
+    s.recontrol(b)
 
 
 def save(s: State, p: int, island: int, ev: Events) -> None:
     """B-19: on a safe island a person is saved and never moves again."""
-    _lift(s, p)
-    s.p_kind[p] = SAVED
+    _lift(s, p, SAVED)
     s.p_at[p] = island
     if ev is not None:
         ev.append(Event("saved", {"person": person_name(p), "island": board.name(island)}))
@@ -80,8 +84,7 @@ def swim(
     dolphins, the player whose turn it is chooses, and only then do the others meet the shark.
     """
     for p in people:
-        _lift(s, p, keep_guard=keep_guard)
-        s.p_kind[p] = SEA
+        _lift(s, p, SEA, keep_guard=keep_guard)
         s.p_at[p] = h
         s.swimmers[h].append(p)
         if by_choice:
@@ -176,6 +179,7 @@ def to_supply(s: State, b: int) -> None:
     """A boat leaves the board and goes back to the supply (spec B-36)."""
     s.boat_at[s.b_pos[b]] = OFF
     s.b_pos[b] = OFF
+    s.recontrol(b)
 
 
 def sink_boat(s: State, b: int, ev: Events) -> None:

@@ -222,7 +222,7 @@ def apply_place(s: State, action: Action, ev: Events) -> None:
     p = next_unplaced(s, seat)
     assert p is not None
     s.p_value[p] = value
-    s.p_kind[p] = LAND
+    s.set_kind(p, LAND)
     s.p_at[p] = h
     if not s.land_people[h]:
         s.empty_land.remove(h)
@@ -291,6 +291,7 @@ def apply_boat(s: State, action: Action, ev: Events) -> None:
     b = s.b_pos.index(OFF)
     s.b_pos[b] = h
     s.boat_at[h] = b
+    s.recontrol(b)
     counts = s.ctx.setdefault("boats", [0] * s.players)
     counts[s.actor] += 1
     if ev is not None:

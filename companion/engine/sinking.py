@@ -298,6 +298,8 @@ def _boat_arrives(s: State, b: int, h: int, ev: Events) -> None:
         s.boat_at[frm] = OFF
     s.b_pos[b] = h
     s.boat_at[h] = b
+    if frm == OFF:
+        s.recontrol(b)  # from the supply (a boat taken from the board keeps its people)
     if ev is not None:
         ev.append(
             Event(

@@ -8,6 +8,7 @@ loaded, so they never go out of step with the pieces they index.
 
 from __future__ import annotations
 
+from bisect import insort
 from typing import Any, Final
 
 from . import board
@@ -113,6 +114,8 @@ class State:
         "_counts",
         "standing",
         "empty_land",
+        "sailable",
+        "tally",
     )
 
     def __init__(
@@ -183,8 +186,13 @@ class State:
         self.recount_island()
         self.land_people: list[list[int]] = [[] for _ in range(board.SIZE)]
         self.swimmers: list[list[int]] = [[] for _ in range(board.SIZE)]
+        # tally[seat][kind]: how many of the seat's people are unplaced, on land, in boats ...
+        # (`UNPLACED` ... `LOST`): movement sizes its draw from it at every point, without a
+        # look at each person. Kept by the pieces (`set_kind`).
+        self.tally = [[0] * (LOST + 1) for _ in range(self.players)]
         for p in self.p_owner:
             kind = self.p_kind[p]
+            self.tally[p // 10][kind] += 1
             if kind == LAND:
                 self.land_people[self.p_at[p]].append(p)
             elif kind == SEA:
@@ -202,6 +210,13 @@ class State:
         for b, pos in enumerate(self.b_pos):
             if pos != OFF:
                 self.boat_at[pos] = b
+        # sailable[seat]: the boats on the board that seat may sail (B-14), in number order.
+        # Movement asks it at every point (finding them among every boat was a tenth of a pure
+        # random game); only a boat's coming, going or people change it (`recontrol`).
+        self.sailable = [
+            [b for b, pos in enumerate(self.b_pos) if pos != OFF and self.controls(seat, b)]
+            for seat in range(self.players)
+        ]
         self.n_serpent = [0] * board.SIZE
         self.n_shark = [0] * board.SIZE
         self.n_whale = [0] * board.SIZE
@@ -272,6 +287,24 @@ class State:
             if seats.count(other) > mine:
                 return False
         return True
+
+    def set_kind(self, p: int, kind: int) -> None:
+        """Person p is now in a place of this kind (`UNPLACED` ... `LOST`): kept in `tally`."""
+        counts = self.tally[p // 10]
+        counts[self.p_kind[p]] -= 1
+        counts[kind] += 1
+        self.p_kind[p] = kind
+
+    def recontrol(self, b: int) -> None:
+        """Keep `sailable` in step after boat b came onto the board, left it, or someone boarded
+        or left it."""
+        on = self.b_pos[b] != OFF
+        for seat, boats in enumerate(self.sailable):
+            if on and self.controls(seat, b):
+                if b not in boats:
+                    insort(boats, b)
+            elif b in boats:
+                boats.remove(b)
 
     def boats_left(self) -> list[int]:
         """Boats in the supply."""
@@ -454,6 +487,8 @@ class State:
         s.land_people = list(map(list, self.land_people))
         s.swimmers = list(map(list, self.swimmers))
         s.boat_at = list(self.boat_at)
+        s.sailable = list(map(list, self.sailable))
+        s.tally = list(map(list, self.tally))
         s.n_serpent = list(self.n_serpent)
         s.n_shark = list(self.n_shark)
         s.n_whale = list(self.n_whale)
