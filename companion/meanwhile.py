@@ -44,15 +44,11 @@ class Job(Generic[T]):
             self._done.release()
         return True
 
-    def finish(self) -> None:
-        """The work done here and now, unless another thread began it (then waited for); an
-        error it raised is kept for `result`."""
+    def result(self) -> T:
+        """The work's result: done here and now unless another thread began it (then waited
+        for)."""
         if not self.run():
             self._wait()
-
-    def result(self) -> T:
-        """The work's result (`finish`)."""
-        self.finish()
         if self._error is not None:
             raise self._error
         return cast(T, self._value)

@@ -451,7 +451,7 @@ class Store:
         transaction, so that a crash cannot leave a game over by its log but in play by its
         record. `meanwhile`: as for `transaction`."""
         with self.transaction(meanwhile) as db:
-            seq = self.next_seq(game_id)
+            seq = self._next_seq(game_id)
             ord_ = self._tail(game_id).ord + 1
             last: tuple[int, str] | None = None
             for i, (action, source, seat, request_id, note) in enumerate(actions):
@@ -543,8 +543,7 @@ class Store:
         ).fetchone()
         return None if row is None else int(row[0])
 
-    def next_seq(self, game_id: int) -> int:
-        """The number the game's next stored action gets."""
+    def _next_seq(self, game_id: int) -> int:
         return self._tail(game_id).seq + 1
 
     def mark(
@@ -588,7 +587,7 @@ class Store:
             ).fetchone()
             if old is None:
                 raise StoreError(f"game {game_id} has no action {seq}")
-            new_seq = self.next_seq(game_id)
+            new_seq = self._next_seq(game_id)
             db.execute(
                 "UPDATE actions SET status = 'corrected', note = ? WHERE game_id = ? AND seq = ?",
                 (f"corrected by {by} (now action {new_seq})", game_id, seq),

@@ -695,71 +695,54 @@ class Table:
             request = _request(
                 command, Reply(command.request_id, True, loaded.record.id, None, seen)
             )
-        seqs = self._commit(loaded, [done, *self._draws(loaded)], request, tell_state)
+        # The new state each view is told is built while the COMMIT waits for the disk.
+        ahead = Job(partial(self._parts, loaded, self._views(loaded))) if tell_state else None
+        seqs = self._commit(loaded, [done, *self._draws(loaded)], request, ahead)
+        if ahead is not None:
+            self._tell_state(loaded, ahead.result())
         return Reply(command.request_id, True, loaded.record.id, seqs[0], seen)
 
     def _commit(
         self, loaded: Loaded, done: list[Done], request: Request | None = None,
-        tell_state: bool = False,
+        ahead: Job[Any] | None = None,
     ) -> list[int]:  # fmt: skip
         """The one way an action reaches the log: store `done` (already applied to the game in
         memory) in one transaction, with the `request` that made them, and only then publish
-        their events, in order, then (`tell_state`) the new state. If storing fails nothing is
-        told, the game is rebuilt from what the store holds, and Refused. What is told is made
-        (`_stored`) by the helper while the COMMIT waits for the disk, and told here once the
-        COMMIT is over."""
+        their events, in order. If storing fails nothing is told, the game is rebuilt from
+        what the store holds, and Refused. `ahead`: work on the game in memory that the helper
+        may do while the COMMIT waits for the disk; it is done (or dropped) before anything
+        else here."""
         if not done:
             return []
         game_id = loaded.record.id
         at = self.clock()
         outcome = loaded.game.result() if loaded.game.over else None
         rows = [(d.action, d.source, d.seat, d.request_id or None, d.note) for d in done]
-        with self._saving(game_id):
-            first = self._store.next_seq(game_id)  # the one writer: the numbers it will give
-            stored = [
-                Row(first + i, first + i, d.action, d.source, d.seat, at, "ok", d.note)
-                for i, d in enumerate(done)
-            ]
-            ahead = Job(partial(self._stored, loaded, done, stored, outcome, tell_state))
-            # The helper's job is over (done or dropped) before a failed write forgets the game.
-            with self._meanwhile(ahead) as hand:
-                seqs = self._store.append_all(game_id, rows, at, outcome, request, hand)
-        assert seqs == [row.seq for row in stored], (seqs, first)
+        with self._meanwhile(ahead) as hand, self._saving(game_id):
+            seqs = self._store.append_all(game_id, rows, at, outcome, request, hand)
         self._kept = request[0] if request else ""
-        self._tell_all(ahead.result())
+        if outcome is not None:
+            loaded.record = replace(loaded.record, ended_at=at, outcome=outcome)
+        for d, seq in zip(done, seqs, strict=True):
+            first = loaded.events
+            loaded.push(Row(seq, seq, d.action, d.source, d.seat, at, "ok", d.note), d.events)
+            self._publish(loaded, d.events, first)
         return seqs
 
-    def _stored(
-        self, loaded: Loaded, done: list[Done], rows: list[Row], outcome: dict[str, Any] | None,
-        tell_state: bool,
-    ) -> list[tuple[Subscriber, Event]]:  # fmt: skip
-        """The game in memory as it is once `done` is stored as `rows`, and what each
-        subscriber is to be told of it, in order: its events, then (`tell_state`) the new
-        state. Made while the COMMIT waits for the disk (`_commit`), told only after it: if the
-        COMMIT fails the game is forgotten, and with it all this."""
-        parts = self._parts(loaded, self._views(loaded)) if tell_state else None
-        if outcome is not None:
-            loaded.record = replace(loaded.record, ended_at=rows[-1].at, outcome=outcome)
-        told: list[tuple[Subscriber, Event]] = []
-        for d, row in zip(done, rows, strict=True):
-            first = loaded.events
-            loaded.push(row, d.events)
-            told += self._published(loaded, d.events, first)
-        if tell_state:
-            told += self._broadcasted(loaded, "state", parts=parts)
-        return told
-
     @contextlib.contextmanager
-    def _meanwhile(self, ahead: Job[Any]) -> Iterator[Callable[[], None]]:
+    def _meanwhile(self, ahead: Job[Any] | None) -> Iterator[Callable[[], None] | None]:
         """Around a write to the store: what hands `ahead` to the helper just before the
-        COMMIT. On leaving, the helper's part is over (the job done, or dropped if the write
-        failed): from then on this thread alone works on the game."""
+        COMMIT (None without `ahead`). On leaving, the helper's part is over (the job done, or
+        dropped if the write failed): from then on this thread alone works on the game."""
+        if ahead is None:
+            yield None
+            return
         try:
             yield partial(self._helper.hand, ahead)
         except BaseException:
             ahead.drop()
             raise
-        ahead.finish()  # its error, if any, is the caller's to take (`result`): stored is stored
+        ahead.result()
 
     def _views(self, loaded: Loaded) -> list[View]:
         """The views of the game's subscribers, each once."""
@@ -786,13 +769,10 @@ class Table:
             self._followers[key] = found
         return found
 
-    def _published(
-        self, loaded: Loaded, events: Sequence[AnyEvent], first: int
-    ) -> list[tuple[Subscriber, Event]]:
-        """What to tell every subscriber of the game of `events`, numbered from `first`: its
-        view's projection, projected once per view, and one Event for every view whose
-        projection is the same (most events hide nothing), so that a stream encodes each once
-        however many views it goes to."""
+    def _publish(self, loaded: Loaded, events: Sequence[AnyEvent], first: int) -> None:
+        """Tell every subscriber of the game its projection of `events`, numbered from `first`:
+        projected once per view, and one Event for every view whose projection is the same (most
+        events hide nothing), so that a stream encodes each once however many views it goes to."""
         game_id = loaded.record.id
         self.told += 1
         told: dict[View, list[Event]] = {}
@@ -803,7 +783,6 @@ class Table:
             [Event(game_id, first + i, e.kind, e.project(REFEREE))] if public[i] else []
             for i, e in enumerate(events)
         ]
-        out: list[tuple[Subscriber, Event]] = []
         for sub in self._following(game_id):
             if sub.view not in told:
                 view = engine_view(sub.view)
@@ -812,13 +791,13 @@ class Table:
                     else _shared(made[i], game_id, first + i, e.kind, e.project(view))
                     for i, e in enumerate(events)
                 ]  # fmt: skip
-            out += [(sub, event) for event in told[sub.view]]
-        return out
+            for event in told[sub.view]:
+                self._tell(sub, event)
 
     def _tell_state(self, loaded: Loaded, parts: dict[View, dict[str, Any]] | None = None) -> None:
         """After a command: every viewer gets the game as it may see it now, with its choices
         (`parts`: what of it the game alone decides, `_parts`, if built already)."""
-        self._tell_all(self._broadcasted(loaded, "state", parts=parts))
+        self._broadcast(loaded, "state", parts=parts)
 
     def _draws(self, loaded: Loaded) -> list[Done]:
         """Make, in memory, the table decisions the companion draws itself (a dealt tile's back,
@@ -840,21 +819,17 @@ class Table:
             return bool(loaded.record.settings.get("layout") == "random")
         return phase == "back" and loaded.record.mode == "digital"
 
-    def _tell_all(self, told: list[tuple[Subscriber, Event]]) -> None:
-        for sub, event in told:
-            self._tell(sub, event)
-
-    def _broadcasted(
+    def _broadcast(
         self,
         loaded: Loaded,
         kind: str,
         data: Callable[[View], dict[str, Any]] | None = None,
         snapshot: bool = True,
         parts: dict[View, dict[str, Any]] | None = None,
-    ) -> list[tuple[Subscriber, Event]]:
+    ) -> None:
         """A table event whose data depends on the viewer: `data`'s, then (`snapshot`) the
-        viewer's fresh snapshot (`parts`: as for `_snapshots`), for every subscriber of the
-        game. One Event per view, however many watch it."""
+        viewer's fresh snapshot (`parts`: as for `_snapshots`). One Event per view,
+        however many watch it."""
         game_id = loaded.record.id
         seq = loaded.events
         loaded.events += 1
@@ -873,7 +848,8 @@ class Table:
                 told_whole[view] = seq
             else:
                 made[view] = Event(game_id, seq, kind, told)
-        return [(sub, made[sub.view]) for sub in following]
+        for sub in following:
+            self._tell(sub, made[sub.view])
 
     # -- intents --------------------------------------------------------------------------
 
@@ -957,7 +933,7 @@ class Table:
             self._forget(ended)  # memory holds the games in play; an ended one is read again
         loaded = Loaded.load(self._store.game(game_id), [])
         self._loaded[game_id] = loaded
-        self._tell_all(self._broadcasted(loaded, "new_game"))
+        self._broadcast(loaded, "new_game")
         message = f"game {game_id} started"
         try:
             self._follow(loaded)
@@ -1005,11 +981,7 @@ class Table:
             return self._act(loaded, command, game.draw(), DRAWN)
         seat = game.state.turn
         roll = game.phase if game.state.step is None else game.state.step["kind"]
-        self._tell_all(
-            self._broadcasted(
-                loaded, "enter_faces", lambda view: {"seat": seat, "roll": roll}, False
-            )
-        )
+        self._broadcast(loaded, "enter_faces", lambda view: {"seat": seat, "roll": roll}, False)
         return Reply(command.request_id, True, loaded.record.id,
                      message=f"seat {seat + 1}'s phone asks for the faces of the {roll} roll: "
                      "enter what the dice show")  # fmt: skip
@@ -1067,7 +1039,7 @@ class Table:
             self._store.mark(game_id, [row.seq], "undone", f"undone by {command.source}",
                              _request(command, reply), hand)  # fmt: skip
         self._kept = command.request_id
-        self._tell_all(self._broadcasted(
+        self._broadcast(
             loaded,
             "undone",
             # `played`: the action as data, for a page to word in its language.
@@ -1076,7 +1048,7 @@ class Table:
                 "played": kind.told(loaded.game, row.action, view),
             },
             parts=ahead.result(),
-        ))  # fmt: skip
+        )  # fmt: skip
         return reply
 
     def _correct(self, loaded: Loaded, command: Command) -> Reply:
@@ -1159,7 +1131,7 @@ class Table:
                 ],
             }
 
-        self._tell_all(self._broadcasted(loaded, "corrected", change))
+        self._broadcast(loaded, "corrected", change)
         self._follow(loaded)
         return replace(reply, seq=new_seq)
 
@@ -1263,9 +1235,7 @@ class Table:
             reply = self._act(loaded, command, command.action, tell_state=False)
         move = BotMove(seat, action, english, key, params, touched, waiting, last(loaded))
         self.bot_moves[loaded.record.id] = move
-        self._tell_all(
-            self._broadcasted(loaded, "bot", lambda _view: self._bot_json(loaded) or {}, False)
-        )
+        self._broadcast(loaded, "bot", lambda _view: self._bot_json(loaded) or {}, False)
         self._tell_state(loaded)
         return reply
 

@@ -8,7 +8,6 @@ import random
 import sqlite3
 import threading
 import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -339,52 +338,6 @@ def test_the_next_state_is_built_while_the_commit_waits_for_the_disk(
         last = [e for e in told if e.kind == "state"][-1]
         monkeypatch.undo()
         assert last.data == table.snapshot(game, 0)
-    finally:
-        close(table)
-
-
-def test_what_an_action_tells_is_made_while_the_commit_waits_and_told_after_it(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """The events of an action and the new state are made by the helper while the COMMIT
-    waits for the disk, and handed to the subscribers only once it is over."""
-    table = started_table(tmp_path / "games.db")
-    try:
-        game = new_game(table)
-        play_setup(table, game)
-        begun = threading.Event()
-
-        def slow_disk(statement: str) -> None:
-            if statement == "COMMIT":  # a disk slower to confirm than a thread is to wake
-                begun.wait(2)
-                begun.clear()
-
-        made: list[tuple[str, str, int]] = []  # what, by which thread, after how many commits
-        delivered: list[tuple[str, int]] = []  # which event, after how many commits
-
-        def watch(name: str) -> Callable[..., Any]:
-            real = getattr(table, name)
-
-            def made_by(*args: Any, **kwargs: Any) -> Any:
-                made.append((name, threading.current_thread().name, table._store._commits))
-                begun.set()
-                return real(*args, **kwargs)
-
-            return made_by
-
-        for name in ("_published", "_broadcasted"):
-            monkeypatch.setattr(table, name, watch(name))
-        table.subscribe(
-            Subscriber(None, 0, lambda e: delivered.append((e.kind, table._store._commits)))
-        )
-        table.read(lambda: table._store.db.set_trace_callback(slow_disk))
-        before = table.read(lambda: table._store._commits)
-        assert act(table, game, first(mirror(table, game), "move"), seat=0).accepted
-        assert made == [
-            ("_published", "table-meanwhile", before),
-            ("_broadcasted", "table-meanwhile", before),
-        ]
-        assert delivered == [("moved", before + 1), ("state", before + 1)]
     finally:
         close(table)
 
