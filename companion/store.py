@@ -14,6 +14,7 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import mmap
 import os
 import shutil
 import sqlite3
@@ -334,7 +335,7 @@ class Store:
         self.db.close()
         for copy in self._copies:
             if copy is not None:
-                copy.file.close()
+                copy.close()
         self._copies = [None, None]
 
     @contextmanager
@@ -700,18 +701,48 @@ def _chain_all(db: sqlite3.Connection) -> None:
 
 
 class _Copy:
-    """One copy of the witness, open for writing in place (`Store._witness`)."""
+    """One copy of the witness, written in place through a memory map (`Store._witness`): a
+    command's write is a copy into the page cache, which the kernel writes out in its own time,
+    where a write call on ext4 also updated the file's times (its inode) at every command. What
+    reaches the page cache survives the process's crash as a write's would; a power cut may
+    lose either."""
 
     def __init__(self, path: Path) -> None:
         # Kept open for the store's life (closed by `Store.close`, else when collected).
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT, 0o600)
-        self.file = open(fd, "wb", buffering=0)  # noqa: SIM115
-        self.size = os.fstat(self.file.fileno()).st_size
+        self.fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+        self.used = os.fstat(self.fd).st_size
+        """Bytes of the file that may hold text (the rest is spaces)."""
+        self.map: mmap.mmap | None = None
+        self._map(self.used)
+
+    def _map(self, size: int) -> None:
+        """Map at least `size` bytes, whole pages; a file made longer gets spaces, not the NUL
+        bytes a longer file reads as (JSON may end in spaces)."""
+        pages = max(1, -(-size // mmap.PAGESIZE)) * mmap.PAGESIZE
+        if self.map is not None and len(self.map) >= pages:
+            return
+        had = os.fstat(self.fd).st_size
+        if had < pages:  # written, not only sized: a page of a sparse file is not yet on disk,
+            # and storing into it when the disk is full would kill the process (SIGBUS)
+            os.pwrite(self.fd, b" " * (pages - had), had)
+        longer = mmap.mmap(self.fd, pages)
+        if self.map is not None:
+            self.map.close()
+        self.map = longer
 
     def write(self, text: bytes) -> None:
-        # JSON may end in spaces: pad over a longer old text rather than truncate.
-        os.pwrite(self.file.fileno(), text.ljust(self.size), 0)
-        self.size = max(self.size, len(text))
+        self._map(len(text))
+        assert self.map is not None
+        self.map[: len(text)] = text
+        if self.used > len(text):  # a shorter text than the last: spaces over the rest
+            self.map[len(text) : self.used] = b" " * (self.used - len(text))
+        self.used = len(text)
+
+    def close(self) -> None:
+        if self.map is not None:
+            self.map.close()
+            self.map = None
+        os.close(self.fd)
 
 
 def _tally_paths(path: Path) -> tuple[Path, tuple[Path, Path]]:

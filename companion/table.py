@@ -178,6 +178,9 @@ class Table:
         self._loaded: dict[int, Loaded] = {}
         self.current: int | None = None
         self.subscribers: list[Subscriber] = []
+        self._followers: dict[tuple[int, int | None], tuple[list[Subscriber], list[View]]] = {}
+        """Each game's subscribers and their views, each once (`_following`), for the table's
+        current game as it was: made again after a subscriber comes or goes."""
         self._told: dict[int, int] = {}
         """Events told of games dropped from memory, so that a reload numbers on from there."""
         self.status: dict[str, Any] = {"panel": "none", "camera": "none"}
@@ -336,14 +339,19 @@ class Table:
         return self._on_thread(job).result(timeout)
 
     def subscribe(self, subscriber: Subscriber) -> None:
-        self._on_thread(lambda: self.subscribers.append(subscriber)).result(30)
+        self._on_thread(lambda: self._add(subscriber)).result(30)
 
     def unsubscribe(self, subscriber: Subscriber) -> None:
         self._on_thread(lambda: self._remove(subscriber)).result(30)
 
+    def _add(self, subscriber: Subscriber) -> None:
+        self.subscribers.append(subscriber)
+        self._followers.clear()
+
     def _remove(self, subscriber: Subscriber) -> None:
         if subscriber in self.subscribers:
             self.subscribers.remove(subscriber)
+        self._followers.clear()
 
     def snapshot(self, game: int | None, view: View) -> dict[str, Any]:
         """A game as `view` may see it, with what the table knows around it; for the view
@@ -738,14 +746,28 @@ class Table:
 
     def _views(self, loaded: Loaded) -> list[View]:
         """The views of the game's subscribers, each once."""
-        return list(dict.fromkeys(sub.view for sub in self._following(loaded.record.id)))
+        return self._followed(loaded.record.id)[1]
 
     def _following(self, game_id: int) -> list[Subscriber]:
-        return [
-            sub
-            for sub in self.subscribers
-            if (sub.game if sub.game is not None else self.current) == game_id
-        ]
+        return self._followed(game_id)[0]
+
+    def _followed(self, game_id: int) -> tuple[list[Subscriber], list[View]]:
+        """The game's subscribers and their views, each once: found again only when the
+        subscribers or the current game changed (a command asked for them three times). Read
+        them, never change them."""
+        key = (game_id, self.current)
+        found = self._followers.get(key)
+        if found is None:
+            following = [
+                sub
+                for sub in self.subscribers
+                if (sub.game if sub.game is not None else self.current) == game_id
+            ]
+            found = following, list(dict.fromkeys(sub.view for sub in following))
+            if len(self._followers) > 16:  # games of long ago, or a current game since gone
+                self._followers.clear()
+            self._followers[key] = found
+        return found
 
     def _publish(self, loaded: Loaded, events: Sequence[AnyEvent], first: int) -> None:
         """Tell every subscriber of the game its projection of `events`, numbered from `first`:
@@ -812,8 +834,7 @@ class Table:
         seq = loaded.events
         loaded.events += 1
         self.told += 1
-        following = self._following(game_id)
-        views = list(dict.fromkeys(sub.view for sub in following))
+        following, views = self._followed(game_id)
         snapshots = self._snapshots(loaded, views, parts) if snapshot and views else {}
         made: dict[View, Event] = {}
         told_whole = loaded.told_whole

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from companion.store import LOG_BYTES, MIGRATIONS, Store, StoreError
+from companion.store import LOG_BYTES, MIGRATIONS, Store, StoreError, _Copy
 
 
 def store_with_games(path: Path, games: int = 30) -> None:
@@ -279,6 +279,31 @@ def test_an_append_rolled_back_leaves_no_trace_in_the_next_rows_numbers_or_check
         assert reopened.damage(game) is None
     finally:
         reopened.close()
+
+
+def test_the_witness_is_read_whole_while_its_writer_is_open_as_it_grows_and_shrinks(
+    tmp_path: Path,
+) -> None:
+    """Each copy of the witness is written through a memory map: another reader sees every
+    game's last row at once (the store not closed: a crash leaves what it wrote), when the text
+    outgrows the map's first page, and when it is shorter than the text written before."""
+    path = tmp_path / "games.db"
+    store = Store(path)
+    try:
+        games = [add_game(store) for _ in range(90)]  # ~50 bytes a game: past one page
+        for game in games:
+            store.append(game, ["roll", 1], "table", None, 0.0)
+        assert max(p.stat().st_size for p in store._tally_paths) > 4096
+        assert Store.reading(path).tally == store.tally == {g: store.tally[g] for g in games}
+    finally:
+        store.close()
+    copy = _Copy(tmp_path / "copy")
+    try:
+        copy.write(json.dumps({"written": 1, "games": {"1": [12345, "a" * 5000]}}).encode())
+        copy.write(b'{"written": 2, "games": {}}')
+        assert json.loads((tmp_path / "copy").read_text()) == {"written": 2, "games": {}}
+    finally:
+        copy.close()
 
 
 def test_the_witness_survives_a_copy_cut_short_and_reads_an_old_single_copy(

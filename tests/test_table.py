@@ -437,6 +437,31 @@ def test_after_a_command_each_viewer_gets_its_state_with_its_own_choices(tmp_pat
         assert "legal" not in states["spectator"]
 
 
+def test_a_subscriber_is_told_from_the_command_after_it_came_until_it_leaves(
+    tmp_path: Path,
+) -> None:
+    """Who is told a game's events is found again whenever a subscriber comes or goes, and
+    when the table's current game changes (a subscriber of None follows the new one)."""
+    table = Table(Store(tmp_path / "games.db"))
+
+    def move(game: int) -> None:
+        engine_game = mirror(table, game)
+        assert act(table, game, engine_game.legal_actions()[0], engine_game.actor).accepted
+
+    early = follow(table, 0)
+    game = new_game(table)
+    move(game)
+    late = follow(table, 1)
+    told = len(early)
+    move(game)
+    assert [e.kind for e in late] == ["placed", "state"] and len(early) == told + 2
+    table.unsubscribe(table.subscribers[0])
+    move(game)
+    assert len(early) == told + 2 and len(late) == 4
+    second = new_game(table, seed=2)
+    assert late[-1].game == second != game
+
+
 def test_an_undone_placement_tells_its_value_to_nobody_but_the_referee(tmp_path: Path) -> None:
     """§9: undoing a placement must not reveal the value that was placed — the `undone` event
     names the action as each viewer may read it."""
