@@ -8,7 +8,7 @@ SHELL := /bin/bash
 # The venv's interpreter: Debian's python3 where there is one -- the one Raspberry Pi OS ships,
 # built with profile-guided optimisation and libpython linked in, as the companion runs on a Pi;
 # a python3 built from source without those (pyenv's, by default) plays the engine's random
-# games 13 % slower here. Else the python3 on PATH.
+# games 3-25 % slower here (README, Development). Else the python3 on PATH.
 PYTHON ?= $(firstword $(wildcard /usr/bin/python3) python3)
 VENV := .venv
 BIN := $(VENV)/bin
