@@ -196,6 +196,9 @@ def test_serve_answers_http_pings_the_watchdog_and_stops_cleanly_on_sigterm(
             receive(sock, lambda m: "READY=1" in m, timeout=10)
             wait_http_200(f"http://127.0.0.1:{port}", ("/api/games", "/"))
             receive(sock, lambda m: "WATCHDOG=1" in m, timeout=3)
+            # No camera in its config: numpy and OpenCV stay out of the daemon (a Pi's RAM).
+            maps = Path(f"/proc/{proc.pid}/maps").read_text(encoding="utf-8")
+            assert "numpy" not in maps and "cv2" not in maps
             status, out, err = stop(proc)
         receive(sock, lambda m: m.startswith("STOPPING=1"))
     assert status == 0, err

@@ -9,9 +9,10 @@ import hashlib
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import numpy as np
+if TYPE_CHECKING:
+    import numpy as np
 
 
 class MarkersError(Exception):
@@ -63,6 +64,10 @@ class MarkerLayout:
 
     def board(self) -> dict[int, np.ndarray]:
         """Every marker's corners (`Marker.corners`) as a (4, 2) array, by id."""
+        # numpy only here: the CLI, and so the daemon, imports this module for its layout and
+        # errors, and a daemon with no camera need not carry numpy (about 10 MB of a Pi's RAM).
+        import numpy as np
+
         return {m.id: np.array(m.corners(), np.float64) for m in self.markers}
 
     def quiet_zone(self, marker: Marker) -> float:
