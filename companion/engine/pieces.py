@@ -12,9 +12,8 @@ from .state import BOAT, LAND, LOST, OFF, SAVED, SEA, State, creature_name, pers
 
 
 def _lift(s: State, p: int, becomes: int, *, keep_guard: bool = False) -> None:
-    """Take person p off wherever it is now, to a place of kind `becomes` (`State.tally`
-    counted here, not by a call of `State.set_kind` at every move); a swimmer leaving its
-    dolphin loses its protection."""
+    """Take person p off wherever it is now (nowhere yet, when placed), to a place of kind
+    `becomes`, counted in `State.tally`; a swimmer leaving its dolphin loses its protection."""
     kind, at = s.p_kind[p], s.p_at[p]
     counts = s.tally[p // 10]
     counts[kind] -= 1

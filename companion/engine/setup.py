@@ -9,7 +9,7 @@ from . import board, chance, fivesix, pieces, rings
 from .data import TERRAIN_COUNT, TERRAINS
 from .errors import IllegalAction
 from .events import Event, Events
-from .state import CHANCE, LAND, OFF, UNPLACED, Action, State, person_name
+from .state import CHANCE, OFF, UNPLACED, Action, State, person_name
 
 
 def tiles_left(s: State) -> list[tuple[str, int]]:
@@ -222,11 +222,9 @@ def apply_place(s: State, action: Action, ev: Events) -> None:
     p = next_unplaced(s, seat)
     assert p is not None
     s.p_value[p] = value
-    s.set_kind(p, LAND)
-    s.p_at[p] = h
     if not s.land_people[h]:
         s.empty_land.remove(h)
-    s.land_people[h].append(p)
+    pieces.to_land(s, p, h)
     if ev is not None:
         see = seat if s.rules.option("own_values_visible") == "yes" else None
         secret = {} if value is None else {"value": value}

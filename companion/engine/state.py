@@ -188,7 +188,7 @@ class State:
         self.swimmers: list[list[int]] = [[] for _ in range(board.SIZE)]
         # tally[seat][kind]: how many of the seat's people are unplaced, on land, in boats ...
         # (`UNPLACED` ... `LOST`): movement sizes its draw from it at every point, without a
-        # look at each person. Kept by the pieces (`set_kind`).
+        # look at each person. Kept by the pieces (`pieces._lift`).
         self.tally = [[0] * (LOST + 1) for _ in range(self.players)]
         for p in self.p_owner:
             kind = self.p_kind[p]
@@ -287,13 +287,6 @@ class State:
             if seats.count(other) > mine:
                 return False
         return True
-
-    def set_kind(self, p: int, kind: int) -> None:
-        """Person p is now in a place of this kind (`UNPLACED` ... `LOST`): kept in `tally`."""
-        counts = self.tally[p // 10]
-        counts[self.p_kind[p]] -= 1
-        counts[kind] += 1
-        self.p_kind[p] = kind
 
     def recontrol(self, b: int) -> None:
         """Keep `sailable` in step after boat b came onto the board, left it, or someone boarded
