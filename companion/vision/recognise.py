@@ -55,12 +55,8 @@ def changed(median: np.ndarray, before: np.ndarray, stir: float = 0.0) -> frozen
     `stir`, by more than that many grey levels in the same channel too. A channel at the clip
     level (`CLIPPED`) in a frame says only that its light was at least that much."""
     after = before + np.median(median - before, axis=0)  # the camera's exposure, not motion
-    rise = median - after
-    if stir:
-        levels = np.exp(median) - np.exp(after)
-        up, down = (rise > MOVED) & (levels > stir), (rise < -MOVED) & (levels < -stir)
-    else:
-        up, down = rise > MOVED, rise < -MOVED
+    rise, levels = median - after, np.exp(median) - np.exp(after)  # levels: rise's sign
+    up, down = (rise > MOVED) & (levels > stir), (rise < -MOVED) & (levels < -stir)
     # A channel clipped before cannot follow the exposure down, one clipped now cannot show
     # how far it rose: in a lamp's reflection a dozen hexes "moved" by the exposure alone
     # (the renderer's game with a lamp over the island; the board never came to rest).
