@@ -892,14 +892,12 @@ def test_B_2_a_rim_of_sea_as_the_camera_first_looks_names_no_tile() -> None:
     assert [(v.kind, v.tile) for v in verdicts] == [("sunk", gone)]
 
 
-def test_a_tile_gone_in_the_middle_of_a_lamps_reflection_is_named_by_the_colour_left() -> None:
-    """B-21: a lamp hangs where the board mirrors it into the camera over a candidate (the
-    renderer's lamp, `synth.Lamp`). The sea around shows little of the reflection's middle,
-    the hex itself much (`HexVerdict.washed`): it is washed out and hidden; but white added
-    to the sea leaves it blue, to a beach yellow, to a forest green. The one candidate whose colour under the
-    white is the sea's on every frame at rest has left: named, not asked about."""
+@cache
+def lamp_over(gone: int) -> tuple[list[np.ndarray], list[np.ndarray]]:
+    """Four photos at rest of the board with a lamp mirrored into the camera over `gone`
+    (the renderer's lamp, `synth.Lamp`); then two of a hand over it and four at rest, its
+    tile gone."""
     tiles, colours, camera = table()
-    gone = sorted(synth.legal_sinks(tiles))[0]
     spot, height = np.array(geometry.centre(gone)), 50.0
     over = spot + (spot - camera.c[:2]) * height / -camera.c[2]  # the mirror's law
     lamp = synth.Lamp(np.array([*over, -height]), 120.0, 0.03, 0.0, 0.05)
@@ -911,7 +909,18 @@ def test_a_tile_gone_in_the_middle_of_a_lamps_reflection_is_named_by_the_colour_
         arms = [synth.photo(rng, view, light, hand).image for _ in range(2)] if hand else []
         return arms + [synth.photo(rng, view, light, still=True).image for _ in range(4)]
 
-    before, frames = lit(tiles, 1), lit(after_sinking(tiles, gone), 2, gone)
+    return lit(tiles, 1), lit(after_sinking(tiles, gone), 2, gone)
+
+
+def test_a_tile_gone_in_the_middle_of_a_lamps_reflection_is_named_by_the_colour_left() -> None:
+    """B-21: a lamp hangs where the board mirrors it into the camera over a candidate (the
+    renderer's lamp, `synth.Lamp`). The sea around shows little of the reflection's middle,
+    the hex itself much (`HexVerdict.washed`): it is washed out and hidden; but white added
+    to the sea leaves it blue, to a beach yellow, to a forest green. The one candidate whose colour under the
+    white is the sea's on every frame at rest has left: named, not asked about."""
+    tiles, _, _ = table()
+    gone = sorted(synth.legal_sinks(tiles))[0]
+    before, frames = lamp_over(gone)
     washed = [recogniser().observe(f).positions[gone] for f in (before[-1], frames[-1])]
     # the sea around shows little of the white, the hex itself much
     assert all(v.hidden and v.glare < GLARE and v.washed >= WASHED for v in washed)
@@ -922,6 +931,52 @@ def test_a_tile_gone_in_the_middle_of_a_lamps_reflection_is_named_by_the_colour_
     assert [tracker.observe(f) for f in before] == [None] * 4
     verdicts = [v for v in (tracker.observe(f) for f in frames) if v is not None]
     assert [(v.kind, v.tile) for v in verdicts] == [("sunk", gone)]
+
+
+def test_a_tile_gone_in_a_lamps_reflection_is_named_though_one_frame_hides_the_colour_left() -> (
+    None
+):
+    """B-21: the colour under a lamp's white is the sea's where a tile left on two frames at
+    rest of three, and no other candidate's is on any (people stirring on the hex, noise or a
+    JPEG may spoil one frame's fit: the renderer's games with a lamp over the island asked
+    about such tiles with every candidate in the reflection). Named, not asked about. With
+    another candidate, unread, showing the sea's colour on one frame, it is a question. And
+    that weaker evidence never doubts a tile gone by other signs: a candidate whose colour is
+    the sea's on two frames of three while sea shows around a piece on another is no rival."""
+    tiles, _, _ = table()
+    gone = sorted(synth.legal_sinks(tiles))[0]
+    rival = max(synth.legal_sinks(tiles), key=lambda h: apart(h, gone))
+    before, frames = lamp_over(gone)
+    recogniser().forget()
+    observed = [recogniser().observe(f) for f in before + frames]
+    rest = range(len(before) + 2, len(observed))  # the frames at rest after the hand
+
+    def edit(seen: list[Observation], k: int, h: int, **change: object) -> None:
+        v = dataclasses.replace(seen[k].hexes[h], **change)
+        seen[k] = dataclasses.replace(seen[k], hexes={**seen[k].hexes, h: v})
+
+    def verdicts(observations: list[Observation]) -> list[tuple[str, int | None]]:
+        tracker = Tracker(Replayed(observations), stable_frames=3)
+        tracker.expect(land(tiles), synth.legal_sinks(tiles))
+        out = [tracker.observe(f) for f in before + frames]
+        return [(v.kind, v.tile) for v in out if v is not None]
+
+    spoilt = list(observed)
+    edit(spoilt, rest[1], gone, sea_fit=0.0)
+    assert [spoilt[k].hexes[gone].sea_fit >= FIT_SEA for k in rest[:3]] == [True, False, True]
+    assert verdicts(spoilt) == [("sunk", gone)]
+    for k in rest:  # the rival unread, its colour the sea's under white on one frame
+        edit(spoilt, k, rival, label="hidden")
+    edit(spoilt, rest[0], rival, glare=2 * GLARE, sea_fit=2 * FIT_SEA)
+    assert [kind for kind, _ in verdicts(spoilt)] == ["question"]
+
+    piece = list(observed)
+    for k in rest:  # sea around a piece on the tile gone, out of the white; the rival unread
+        edit(piece, k, gone, agreement=0.2, sea_share=0.35, washed=0.0, sea_fit=0.0)
+        edit(piece, k, rival, label="hidden")
+    for k in (rest[0], rest[2]):
+        edit(piece, k, rival, glare=2 * GLARE, sea_fit=2 * FIT_SEA)
+    assert verdicts(piece) == [("sunk", gone)]
 
 
 def under_a_lamp() -> tuple[
