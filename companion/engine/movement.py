@@ -127,7 +127,7 @@ def can_move(s: State) -> bool:
             return True  # `person_moves` offers a person on land each neighbour (B-12)
         if kind in (BOAT, SEA) and _kth_afloat(s, p, 0) is not None:
             return True
-    for b in _boats(s):  # noqa: SIM110 (a loop, as in `State.has_people`)
+    for b in _boats(s):  # noqa: SIM110 (a loop: not any() over a generator, a call per boat)
         if _kth_sail(s, b, 0) is not None:
             return True
     return False
