@@ -372,7 +372,12 @@ class Game:
                 action = self.draw()
                 s.draws += 1
             else:
-                action = self._random_action(draw)
+                # `_random_action` without the call, nor keeping the action drawn for `apply`
+                sample = SAMPLERS.get(s.phase) if self._legal is None else None
+                if sample is None:
+                    action = chance.choose(draw, self.legal_actions())
+                else:
+                    action = sample(s, draw)
                 decisions += 1
             PHASES[s.phase][1](s, action, None)
             self._settle(None)
