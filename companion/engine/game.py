@@ -373,11 +373,12 @@ class Game:
                 s.draws += 1
             else:
                 # `_random_action` without the call, nor keeping the action drawn for `apply`
-                sample = SAMPLERS.get(s.phase) if self._legal is None else None
-                if sample is None:
-                    action = chance.choose(draw, self.legal_actions())
-                else:
+                legal = self._legal  # listed already (by `_settle`), or drawn without a list
+                sample = SAMPLERS.get(s.phase) if legal is None else None
+                if sample is not None:
                     action = sample(s, draw)
+                else:
+                    action = chance.choose(draw, self.legal_actions() if legal is None else legal)
                 decisions += 1
             PHASES[s.phase][1](s, action, None)
             self._settle(None)
