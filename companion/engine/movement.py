@@ -222,9 +222,10 @@ def _kth_afloat(s: State, p: int, k: int) -> Action | None:
                         return ("ride", p, n)
                     k -= 1
     if fresh or s.rules.option("swimmer_after_swim") == "yes":
-        if _room(s, boat_at[at]):
+        b = boat_at[at]
+        if b != OFF and len(s.b_people[b]) < BOAT_CAPACITY:  # `_room`, asked without a call
             if k == 0:
-                return ("board", p, boat_at[at])
+                return ("board", p, b)
             k -= 1
         island = s.access.get(at)
         if island is not None:
