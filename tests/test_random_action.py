@@ -17,6 +17,7 @@ import pytest
 from companion.engine import Game, Rules, chance, movement
 from companion.engine.game import SAMPLERS
 from companion.engine.state import BOAT, SEA, Action
+from tests.position import Position
 
 ALL_KITS = Rules(("base", "five-six", "overpopulated", "dive-dice", "squid"))
 GAMES = [(Rules(), 4), (ALL_KITS, 6), (Rules(("escape-1986",)), 4)]
@@ -77,6 +78,27 @@ def test_B_8_each_seat_s_people_are_counted_by_place_in_step_with_where_they_are
             for seat, people in enumerate(s.seat_people):
                 counts = Counter(s.p_kind[p] for p in people)
                 assert s.tally[seat] == [counts[kind] for kind in range(6)], (seed, game.phase)
+
+
+@pytest.mark.rule("B-13")
+@pytest.mark.rule("B-16")
+def test_B_13_B_16_a_swimmer_counts_boarding_only_a_boat_with_room() -> None:
+    """B-13, B-16: a swimmer boards the boat in its own space only while it holds fewer than
+    three; counted without a list, its moves are still `person_moves`' (none boards the full
+    boat, one boards the boat with room)."""
+    pos = Position(players=3)
+    full = [pos.passenger(0, 1), pos.passenger(1, 1), pos.passenger(2, 1)]
+    crowded = pos.swimmer(0, "1.3", 2)
+    pos.boat("1.3", full)
+    roomy = pos.swimmer(0, "1.8", 3)
+    pos.boat("1.8", [pos.passenger(1, 2)])
+    s = pos.game("move").state
+    for p in (crowded, roomy):
+        listed: list[Action] = []
+        movement.person_moves(s, p, listed)
+        found = [movement._kth_afloat(s, p, k) for k in range(movement.MOST_MOVES[SEA])]
+        assert [m for m in found if m is not None] == listed
+        assert any(m[0] == "board" for m in listed) == (p == roomy)
 
 
 @pytest.mark.rule("B-15")

@@ -81,4 +81,5 @@ def boats_for(s: State, seat: int) -> int:
 
 def last_on_occupied(s: State, seat: int) -> bool:
     """P-2: must this seat's last person join a person of another colour?"""
-    return not crowded(s.rules) and seat in LAST_ON_OCCUPIED.get(s.players, ())
+    # the seat first: most are not among them (asked at every placement, no call for those)
+    return seat in LAST_ON_OCCUPIED.get(s.players, ()) and not crowded(s.rules)

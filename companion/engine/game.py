@@ -372,7 +372,13 @@ class Game:
                 action = self.draw()
                 s.draws += 1
             else:
-                action = self._random_action(draw)
+                # `_random_action` without the call, nor keeping the action drawn for `apply`
+                legal = self._legal  # listed already (by `_settle`), or drawn without a list
+                sample = SAMPLERS.get(s.phase) if legal is None else None
+                if sample is not None:
+                    action = sample(s, draw)
+                else:
+                    action = chance.choose(draw, self.legal_actions() if legal is None else legal)
                 decisions += 1
             PHASES[s.phase][1](s, action, None)
             self._settle(None)

@@ -98,13 +98,7 @@ def movers(s: State) -> tuple[list[int], list[int]]:
     seat = s.turn
     kinds = s.p_kind
     people = [p for p in s.people_of(seat) if kinds[p] in (LAND, BOAT, SEA)]
-    return people, _boats(s)
-
-
-def _boats(s: State) -> list[int]:
-    """The boats on the board that the seat to move controls (B-14), kept by the state (not to
-    be changed)."""
-    return s.sailable[s.turn]
+    return people, s.sailable[seat]  # the boats it controls (B-14), kept by the state
 
 
 def legal(s: State) -> list[Action]:
@@ -127,7 +121,7 @@ def can_move(s: State) -> bool:
             return True  # `person_moves` offers a person on land each neighbour (B-12)
         if kind in (BOAT, SEA) and _kth_afloat(s, p, 0) is not None:
             return True
-    for b in _boats(s):  # noqa: SIM110 (a loop, as in `State.has_people`)
+    for b in s.sailable[s.turn]:  # noqa: SIM110 (a loop: not any() over a generator, a call per boat)
         if _kth_sail(s, b, 0) is not None:
             return True
     return False
@@ -150,7 +144,7 @@ def random_move(s: State, draw: chance.Draw) -> Action:
         + tally[BOAT] * MOST_MOVES[BOAT]
         + tally[SEA] * MOST_MOVES[SEA]
     )
-    boats = _boats(s)
+    boats = s.sailable[s.turn]  # the boats it controls (B-14)
     sails = len(boats) * MOST_SAILS
     slots = people_slots + sails + 1  # the last one is "done"'s
     while True:
@@ -228,9 +222,10 @@ def _kth_afloat(s: State, p: int, k: int) -> Action | None:
                         return ("ride", p, n)
                     k -= 1
     if fresh or s.rules.option("swimmer_after_swim") == "yes":
-        if _room(s, boat_at[at]):
+        b = boat_at[at]
+        if b != OFF and len(s.b_people[b]) < BOAT_CAPACITY:  # `_room`, asked without a call
             if k == 0:
-                return ("board", p, boat_at[at])
+                return ("board", p, b)
             k -= 1
         island = s.access.get(at)
         if island is not None:

@@ -98,7 +98,8 @@ def swim(
         else:
             interrupt(s, {"kind": "guard", "actor": s.turn, "hex": h, "people": arriving})
             return  # the unchosen meet the creatures there once the choice is made
-    killer = deadly_for_swimmers(s, h)
+    # most seas hold no serpent and no shark: no call to find which
+    killer = deadly_for_swimmers(s, h) if s.n_serpent[h] or s.n_shark[h] else None
     if killer and arriving:
         eat(s, h, killer, ev, arriving)
 

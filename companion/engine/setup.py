@@ -140,7 +140,7 @@ def placing_last(s: State, seat: int) -> bool:
     """P-2: does this seat's last person, now to be placed, have to join another colour?"""
     if not fivesix.last_on_occupied(s, seat):
         return False  # most seats: no need to count (asked at every placement)
-    return sum(1 for p in s.people_of(seat) if s.p_kind[p] == UNPLACED) == 1
+    return s.tally[seat][UNPLACED] == 1
 
 
 def placement_refusal(s: State, seat: int, h: int, full: bool, last: bool) -> IllegalAction | None:
@@ -251,7 +251,7 @@ def _next_placer(s: State, phase: str) -> None:
 
 def _has_to_place(s: State, seat: int, phase: str) -> bool:
     if phase == "place":
-        return next_unplaced(s, seat) is not None
+        return s.tally[seat][UNPLACED] > 0  # counted by the pieces: no walk over the seat's people
     return boats_placed(s, seat) < fivesix.boats_for(s, seat)  # P-1, P-2, P-3
 
 

@@ -362,12 +362,8 @@ class State:
 
     def has_people(self, seat: int) -> bool:
         """Has this seat people on land, in boats or swimming (B-11)?"""
-        kinds = self.p_kind
-        # a loop, not any() over a generator: asked at every step 1 (a call per person)
-        for p in self.seat_people[seat]:  # noqa: SIM110
-            if kinds[p] in (LAND, BOAT, SEA):
-                return True
-        return False
+        counts = self.tally[seat]  # counted by the pieces: no walk over the seat's people
+        return counts[LAND] + counts[BOAT] + counts[SEA] > 0
 
     # -- the stored form ---------------------------------------------------------------------
 
