@@ -89,12 +89,23 @@ def join_block(keeper: Any) -> str:
     return "\n".join(line for line in lines if line)
 
 
+YOUNG = 10_000
+"""Objects made and not yet freed after which the garbage collector looks at the young ones.
+Python's 700 was reached within one command by what it makes and drops again (its views'
+snapshots, its events): a pass of 0.1-0.2 ms in one command of 40, and every tenth of those a
+pass over the older ones of 0.7-1.4 ms, all inside commands a player waits for (the table
+bench's p99 is its one slowest in a hundred). With 10,000 none in 2,000 commands; what only
+the collector can free (cycles) waits for as many objects at most."""
+
+
 def settle() -> None:
     """After start-up: what was built to start (modules, the app, the games loaded) is kept out
     of the garbage collector's full passes, which otherwise walk it all every few hundred
-    presses and hold a phone's update for tens of milliseconds."""
+    presses and hold a phone's update for tens of milliseconds; and the collector waits for
+    more than a command's passing objects (`YOUNG`)."""
     gc.collect()
     gc.freeze()
+    gc.set_threshold(YOUNG, *gc.get_threshold()[1:])
 
 
 class Daemon:

@@ -94,6 +94,45 @@ MIGRATIONS: list[str] = [
     CREATE INDEX actions_by_request ON actions (game_id, request_id)
         WHERE request_id IS NOT NULL;
     """,
+    # The rows kept in their key's order (WITHOUT ROWID): a rowid table kept its key (game_id,
+    # seq) in an index of its own, a second page written and synced by every command, and a
+    # kept reply's key (game_id, request_id) likewise. Copied whole, each row as it was, an
+    # action's checksum with it.
+    """
+    CREATE TABLE actions_by_seq (
+        game_id INTEGER NOT NULL REFERENCES games(id),
+        seq INTEGER NOT NULL,
+        ord INTEGER NOT NULL,
+        action TEXT NOT NULL,
+        source TEXT NOT NULL,
+        seat INTEGER,
+        at REAL NOT NULL,
+        status TEXT NOT NULL DEFAULT 'ok',
+        note TEXT,
+        request_id TEXT,
+        chain TEXT,
+        PRIMARY KEY (game_id, seq)
+    ) WITHOUT ROWID;
+    INSERT INTO actions_by_seq (game_id, seq, ord, action, source, seat, at, status, note,
+        request_id, chain)
+        SELECT game_id, seq, ord, action, source, seat, at, status, note, request_id, chain
+        FROM actions;
+    DROP TABLE actions;
+    ALTER TABLE actions_by_seq RENAME TO actions;
+    CREATE INDEX actions_by_request ON actions (game_id, request_id)
+        WHERE request_id IS NOT NULL;
+    CREATE TABLE requests_by_id (
+        game_id INTEGER NOT NULL REFERENCES games(id),
+        request_id TEXT NOT NULL,
+        reader,
+        reply TEXT NOT NULL,
+        PRIMARY KEY (game_id, request_id)
+    ) WITHOUT ROWID;
+    INSERT INTO requests_by_id (game_id, request_id, reader, reply)
+        SELECT game_id, request_id, reader, reply FROM requests;
+    DROP TABLE requests;
+    ALTER TABLE requests_by_id RENAME TO requests;
+    """,
 ]
 
 STATUSES = ("ok", "undone", "corrected", "superseded")

@@ -3,10 +3,13 @@
 
 from __future__ import annotations
 
+import gc
 import io
 import json
 import logging
 import os
+import queue
+import random
 import socket
 import sqlite3
 import stat
@@ -16,8 +19,9 @@ from typing import Any
 import pytest
 
 from companion import bench, config, daemon, notify, security, urls
-from companion.commands import SPECTATOR
+from companion.commands import SPECTATOR, Command, Event
 from companion.store import Store
+from companion.table import Subscriber, Table
 from tests.daemon_support import (
     environment,
     free_port,
@@ -28,6 +32,47 @@ from tests.daemon_support import (
     wait_http_200,
     write_config,
 )
+
+# -- settled -------------------------------------------------------------------------------
+
+
+def test_once_settled_a_run_of_commands_is_never_held_by_the_garbage_collector(
+    tmp_path: Path,
+) -> None:
+    """What a command makes and drops again (its views' snapshots, its events) starts no pass
+    of the garbage collector, which would hold that command and every phone waiting for it."""
+    tbl = Table(Store(tmp_path / "games.db"))
+    tbl.start()
+    inboxes: dict[int | str, queue.SimpleQueue[Event]] = {
+        v: queue.SimpleQueue() for v in bench.VIEWS
+    }
+    for view, inbox in inboxes.items():
+        tbl.subscribe(Subscriber(None, view, inbox.put))
+    passes: list[int] = []
+
+    def seen(phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            passes.append(info["generation"])
+
+    threshold = gc.get_threshold()
+    rng = random.Random(1)
+    try:
+        daemon.settle()
+        gc.callbacks.append(seen)
+        args = {"players": [{}] * 4, "seed": 1, "mode": "digital", "layout": "random"}
+        game = tbl.call(Command("cli", intent="new_game", args=args)).game
+        for _ in range(150):
+            state = bench._last_state(inboxes)
+            reply = tbl.submit(bench._next_command(state, game, rng)).result(10)
+            assert reply.accepted, reply.message
+    finally:
+        gc.callbacks.remove(seen)
+        gc.set_threshold(*threshold)
+        gc.unfreeze()
+        tbl.stop()
+        tbl._store.close()
+    assert passes == []
+
 
 # -- the PIN and the secret ---------------------------------------------------------------
 

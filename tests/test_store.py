@@ -15,7 +15,11 @@ from typing import Any
 
 import pytest
 
+from companion import integrity
+from companion.commands import Command
 from companion.store import LOG_BYTES, MIGRATIONS, Store, StoreError, _Copy
+from tests.playing import first, mirror, new_game
+from tests.web_support import close, started_table
 
 
 def store_with_games(path: Path, games: int = 30) -> None:
@@ -89,20 +93,28 @@ def test_commits_write_over_the_log_laid_out_at_open_and_a_power_cut_keeps_each_
         after.close()
 
 
-def test_an_action_without_a_request_id_costs_its_commit_two_pages(tmp_path: Path) -> None:
+def test_an_action_costs_its_commit_one_page_and_a_kept_reply_two_more(tmp_path: Path) -> None:
     """Each page a commit writes is synced with it: an action stored without a request id (a
-    draw, a panel's press) writes its row and its key, and no request index; one with a request
-    id is still found by it."""
+    draw, a panel's press) writes its row, kept in its key's order (no index of the key beside
+    it), and no request index; one with a request id writes that index's page and its reply's
+    row (again no index of its key beside it), and is found by it."""
     store = Store(tmp_path / "games.db")
     try:
         game = add_game(store)
         store.append(game, ["roll", 1], "seat", 0, 0.0)
-        store.checkpoint()  # the next commit starts the log again: its frames alone are in it
-        store.append(game, ["roll", 2], "seat", 0, 0.0)
-        pages = store.db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()[1]
-        assert pages == 2
-        seq = store.append(game, ["roll", 3], "phone", 0, 0.0, request_id="phone-1-1")
-        assert store.find_request(game, "phone-1-1") == seq
+
+        def pages(store_it: Callable[[], object]) -> int:
+            store.checkpoint()  # the next commit starts the log again: its frames alone are in it
+            store_it()
+            written: int = store.db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()[1]
+            return written
+
+        assert pages(lambda: store.append(game, ["roll", 2], "seat", 0, 0.0)) == 1
+        action = (["roll", 3], "phone", 0, "phone-1-1", None)
+        kept = ("phone-1-1", 0, {"accepted": True, "events": []})
+        assert pages(lambda: store.append_all(game, [action], 0.0, request=kept)) == 3
+        seq = store.find_request(game, "phone-1-1")
+        assert seq == 3 and store.recall(game, "phone-1-1") == (0, {**kept[2], "seq": seq})
         plan = store.db.execute(
             "EXPLAIN QUERY PLAN SELECT seq FROM actions WHERE game_id = ? AND request_id = ?",
             (game, "phone-1-1"),
@@ -198,6 +210,67 @@ def test_a_new_migration_upgrades_a_stored_database_and_keeps_its_games(
     assert len(store.games()) == 3
     assert store.db.execute("SELECT COUNT(*) FROM notes").fetchone()[0] == 0
     store.close()
+
+
+def test_a_store_of_the_schema_before_the_rows_were_kept_by_their_key_is_migrated_losing_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A store written by a companion of schema 4 (actions in a rowid table) opens with every
+    game as it was: the same rows, their checksums still following each other, an undone
+    action still undone, a request still found, the games replaying; and play goes on."""
+    path = tmp_path / "games.db"
+    with monkeypatch.context() as old:
+        old.setattr("companion.store.MIGRATIONS", MIGRATIONS[:4])
+        table = started_table(path)
+        try:
+            games = [new_game(table, seed) for seed in (1, 2)]
+            for _ in range(2):
+                game = mirror(table, games[0])
+                placed = table.call(
+                    Command("cli", game.actor, game=games[0], action=list(first(game, "place")))
+                )
+                assert placed.accepted, placed.message
+            action = list(first(mirror(table, games[1]), "place"))
+            sent = table.call(Command("phone", 0, "phone-3-1", games[1], action=action))
+            assert sent.accepted, sent.message
+        finally:
+            close(table)
+        written = Store(path)
+        written.mark(games[0], [placed.seq], "undone", "undone by its player")
+        written.close()
+    schema = "SELECT group_concat(sql) FROM sqlite_master WHERE name IN ('actions', 'requests')"
+    before = sqlite3.connect(path)
+    assert "WITHOUT ROWID" not in before.execute(schema).fetchone()[0]
+    rows = before.execute("SELECT * FROM actions ORDER BY game_id, seq").fetchall()
+    before.close()
+    with monkeypatch.context() as old:
+        old.setattr("companion.store.MIGRATIONS", MIGRATIONS[:4])
+        written = Store(path)
+        kept = written.recall(games[1], "phone-3-1")
+        written.close()
+    assert kept is not None and kept[1]["seq"] == sent.seq
+    assert {"undone"} <= {row[7] for row in rows} and len(rows) > 2
+
+    store = Store(path)
+    try:
+        assert store.pragma("user_version") == len(MIGRATIONS)
+        assert store.db.execute(schema).fetchone()[0].count("WITHOUT ROWID") == 2
+        assert store.db.execute("SELECT * FROM actions ORDER BY game_id, seq").fetchall() == rows
+        assert integrity.problems(store) == []
+        assert store.find_request(games[1], "phone-3-1") == sent.seq
+        assert store.recall(games[1], "phone-3-1") == kept
+    finally:
+        store.close()
+    table = started_table(path)
+    try:
+        game = mirror(table, games[0])
+        again = table.call(
+            Command("cli", game.actor, game=games[0], action=list(first(game, "place")))
+        )
+        assert again.accepted, again.message
+        assert integrity.problems(table._store) == []
+    finally:
+        close(table)
 
 
 def test_a_database_held_by_another_process_is_refused_not_moved_aside(
