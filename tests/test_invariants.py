@@ -185,6 +185,17 @@ def test_sailable_boats_out_of_step() -> None:
     reported(s, "seat 1", "sail")
 
 
+def test_sea_beside_a_hex_out_of_step() -> None:
+    """Each hex's sea neighbours, kept for movement and B-21, agree with the island: here a
+    tile's removal is not told to one of its neighbours."""
+    game, _ = sound()
+    s = game.state
+    h = next(h for h in board_.LAND if s.terrain[h] is not None)
+    n, bit = board_.BIT_BESIDE[h][0]
+    s.sea_near[n] |= bit  # h's tile still lies there
+    reported(s, board_.name(n), "sea beside")
+
+
 def test_people_counted_out_of_step() -> None:
     """Each seat's people counted by kind of place, kept for movement, agree with where they
     are: here a lander is counted as a swimmer."""

@@ -14,7 +14,7 @@ from collections import Counter
 
 import pytest
 
-from companion.engine import Game, Rules, chance, movement
+from companion.engine import Game, Rules, board, chance, movement
 from companion.engine.game import SAMPLERS
 from companion.engine.state import BOAT, SEA, Action
 from tests.position import Position
@@ -59,6 +59,33 @@ def test_B_14_the_boats_a_seat_may_sail_are_kept_in_step_with_the_boats_and_thei
                 assert s.sailable[seat] == mine, (seed, game.phase, seat)
             shared += any(len(aboard) > 1 for aboard in s.b_people)
     assert shared > 0
+
+
+@pytest.mark.rule("B-21")
+@pytest.mark.parametrize(("rules", "players"), GAMES)
+def test_B_21_the_sea_beside_each_hex_is_kept_in_step_with_the_island(
+    rules: Rules, players: int
+) -> None:
+    """`State.sea_near` (which neighbours of each hex are sea), set when the island is laid
+    and kept as tiles are removed (swimmers, boats, creatures and B-21's coastal tiles read
+    it), is after the island is laid and after every removal of random games the sea found
+    on the island."""
+    rng = random.Random(5)
+    checked = 0
+    for seed in range(3):
+        game = Game.new(rules, players, seed=seed)
+        seen = game.state.terrain.count(None)
+        while not game.over:
+            game.apply(game.draw() if game.is_chance() else game.random_action(rng))
+            s = game.state
+            if game.phase == "terrain" or s.terrain.count(None) == seen:
+                continue  # not kept while the island is laid; asked when the sea grew
+            seen = s.terrain.count(None)
+            checked += 1
+            for h in range(board.SIZE):
+                sea = tuple(n for n in board.WATER_NEIGHBOURS[h] if s.terrain[n] is None)
+                assert board.PICKED[h][s.sea_near[h]] == sea, (seed, game.phase, h)
+    assert checked > 3 * 20  # most of each island removed
 
 
 @pytest.mark.rule("B-8")

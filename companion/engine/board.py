@@ -53,6 +53,30 @@ WATER_NEIGHBOURS: Final[tuple[tuple[int, ...], ...]] = tuple(
 )
 """Neighbours that can ever be sea (safe islands are never sea: B-1)."""
 
+
+def _picks(hexes: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+    """Every subset of `hexes`, in their order, numbered by bit mask (bit i: hexes[i])."""
+    return tuple(
+        tuple(n for i, n in enumerate(hexes) if mask >> i & 1) for mask in range(1 << len(hexes))
+    )
+
+
+PICKED: Final[tuple[tuple[tuple[int, ...], ...], ...]] = tuple(
+    _picks(WATER_NEIGHBOURS[h]) for h in range(SIZE)
+)
+"""PICKED[h][mask]: the neighbours of h (`WATER_NEIGHBOURS[h]`) whose bits the mask sets, in
+order. With `State.sea_near[h]` as the mask, h's sea neighbours: a constant tuple found by two
+indexes, not a look at the terrain of each neighbour (movement, creatures and B-21 ask it at
+every step)."""
+
+BIT_BESIDE: Final[tuple[tuple[tuple[int, int], ...], ...]] = tuple(
+    tuple((n, 1 << WATER_NEIGHBOURS[n].index(h)) for n in NEIGHBOURS[h]) if not IS_SAFE[h]
+    else ()
+    for h in range(SIZE)
+)  # fmt: skip
+"""BIT_BESIDE[h]: each neighbour n of a hex h that can be sea, with h's bit in n's mask
+(`PICKED`): what changes beside h when its land tile is removed."""
+
 ACCESS: Final[dict[int, int]] = {
     INDEX[tuple(rc)]: SAFE_ISLANDS[SAFE_NAMES.index(name)]
     for name, hexes in _DATA["access"].items()

@@ -94,16 +94,16 @@ def limit(s: State, kind: str) -> int:
 
 def steps_of(s: State, c: int, out: list[Action]) -> None:
     """B-27: creatures move through sea spaces only, sharing them with anything."""
-    terrain = s.terrain
-    for n in board.WATER_NEIGHBOURS[s.c_pos[c]]:
-        if terrain[n] is None:
-            out.append(("creature", c, n))
+    h = s.c_pos[c]
+    for n in board.PICKED[h][s.sea_near[h]]:
+        out.append(("creature", c, n))
 
 
 def boat_steps(s: State, b: int, out: list[Action]) -> None:
-    terrain, boat_at = s.terrain, s.boat_at
-    for n in board.WATER_NEIGHBOURS[s.b_pos[b]]:
-        if terrain[n] is None and boat_at[n] == OFF:
+    boat_at = s.boat_at
+    h = s.b_pos[b]
+    for n in board.PICKED[h][s.sea_near[h]]:
+        if boat_at[n] == OFF:
             out.append(("sail", b, n))
 
 

@@ -74,9 +74,8 @@ def dolphin_moves(s: State, out: list[Action], first: bool = False) -> None:
         if s.p_kind[q] != SEA:
             continue
         h = s.p_at[q]
-        for n in board.WATER_NEIGHBOURS[h]:
-            if s.terrain[n] is None:
-                out.append(("move", q, n))
+        for n in board.PICKED[h][s.sea_near[h]]:
+            out.append(("move", q, n))
         if safety:
             b = s.boat_at[h]
             if b != OFF and len(s.b_people[b]) < movement.BOAT_CAPACITY:

@@ -31,6 +31,7 @@ def violations(game: Game | State) -> list[str]:
     _boats(s, out)
     _dolphins(s, out)
     _places(s, out)
+    _shores(s, out)
     if s.is_1986:
         _counts_1986(s, out)
     return out
@@ -94,6 +95,18 @@ def _people(s: State, out: list[str]) -> None:
 def _ids(players: int, each: int) -> frozenset[int]:
     """The people of a game: seat * 10 + k, k below the number each seat has."""
     return frozenset(seat * 10 + k for seat in range(players) for k in range(each))
+
+
+def _shores(s: State, out: list[str]) -> None:
+    """Each hex's sea neighbours, kept for movement, creatures and B-21 as tiles are removed
+    (`State.sea_near`), are those the island has (not kept while it is being laid)."""
+    if s.phase == "terrain":
+        return
+    for h in range(board.SIZE):
+        sea = tuple(n for n in board.WATER_NEIGHBOURS[h] if s.terrain[n] is None)
+        if board.PICKED[h][s.sea_near[h]] != sea:
+            named = ", ".join(board.name(n) for n in sea) or "none"
+            out.append(f"{board.name(h)} is told of the wrong sea beside it (it has {named})")
 
 
 def _pieces(s: State, out: list[str]) -> None:

@@ -43,11 +43,10 @@ def person_moves(s: State, p: int, out: list[Action]) -> None:
         fresh = p not in s.swam
         if fresh:
             guarded = bool(s.guard) and s.guardian(p) is not None
-            for n in board.WATER_NEIGHBOURS[at]:
-                if terrain[n] is None:
-                    out.append(("move", p, n))
-                    if guarded:  # D-8: or with its dolphin
-                        out.append(("ride", p, n))
+            for n in board.PICKED[at][s.sea_near[at]]:
+                out.append(("move", p, n))
+                if guarded:  # D-8: or with its dolphin
+                    out.append(("ride", p, n))
         if fresh or s.rules.option("swimmer_after_swim") == "yes":
             b = boat_at[at]
             if b != OFF and len(b_people[b]) < BOAT_CAPACITY:
@@ -56,26 +55,28 @@ def person_moves(s: State, p: int, out: list[Action]) -> None:
             if island is not None:
                 out.append(("move", p, island))
         if s.n_dolphin[at] and s.is_1986 and rides_left(s, p):
-            out.extend(("ride", p, n) for n in board.WATER_NEIGHBOURS[at] if terrain[n] is None)
+            out.extend(("ride", p, n) for n in board.PICKED[at][s.sea_near[at]])
 
 
 def boat_moves(s: State, b: int, out: list[Action]) -> None:
     """B-13: one space into a sea space without a boat; Q-6: an occupied boat never into a
     squid's space."""
-    terrain, boat_at, squids = s.terrain, s.boat_at, s.n_squid
+    boat_at, squids = s.boat_at, s.n_squid
     occupied = bool(s.b_people[b])
-    for n in board.WATER_NEIGHBOURS[s.b_pos[b]]:  # `_kth_sail` counts these: keep in step
-        if terrain[n] is None and boat_at[n] == OFF and not (occupied and squids[n]):
+    h = s.b_pos[b]
+    for n in board.PICKED[h][s.sea_near[h]]:  # `_kth_sail` counts these: keep in step
+        if boat_at[n] == OFF and not (occupied and squids[n]):
             out.append(("sail", b, n))
 
 
 def _kth_sail(s: State, b: int, k: int) -> Action | None:
     """`boat_moves`' move number k of boat b, None when it has no more: counted in the same
     order, building only the move drawn."""
-    terrain, boat_at, squids = s.terrain, s.boat_at, s.n_squid
+    boat_at, squids = s.boat_at, s.n_squid
     occupied = bool(s.b_people[b])
-    for n in board.WATER_NEIGHBOURS[s.b_pos[b]]:
-        if terrain[n] is None and boat_at[n] == OFF and not (occupied and squids[n]):
+    h = s.b_pos[b]
+    for n in board.PICKED[h][s.sea_near[h]]:
+        if boat_at[n] == OFF and not (occupied and squids[n]):
             if k == 0:
                 return ("sail", b, n)
             k -= 1
@@ -195,7 +196,7 @@ def _kth_afloat(s: State, p: int, k: int) -> Action | None:
     swimmer's few moves (a swimmer that swam has at most two of its twenty slots): listing
     them all at every draw was the largest part of a random movement point."""
     kind, at = s.p_kind[p], s.p_at[p]
-    terrain, boat_at = s.terrain, s.boat_at
+    boat_at = s.boat_at
     if kind == BOAT:
         h = s.b_pos[at]
         if p not in s.swam:
@@ -212,15 +213,14 @@ def _kth_afloat(s: State, p: int, k: int) -> Action | None:
     fresh = p not in s.swam
     if fresh:
         guarded = bool(s.guard) and s.guardian(p) is not None
-        for n in board.WATER_NEIGHBOURS[at]:
-            if terrain[n] is None:
+        for n in board.PICKED[at][s.sea_near[at]]:
+            if k == 0:
+                return ("move", p, n)
+            k -= 1
+            if guarded:
                 if k == 0:
-                    return ("move", p, n)
+                    return ("ride", p, n)
                 k -= 1
-                if guarded:
-                    if k == 0:
-                        return ("ride", p, n)
-                    k -= 1
     if fresh or s.rules.option("swimmer_after_swim") == "yes":
         b = boat_at[at]
         if b != OFF and len(s.b_people[b]) < BOAT_CAPACITY:  # `_room`, asked without a call
@@ -233,11 +233,10 @@ def _kth_afloat(s: State, p: int, k: int) -> Action | None:
                 return ("move", p, island)
             k -= 1
     if s.n_dolphin[at] and s.is_1986 and rides_left(s, p):
-        for n in board.WATER_NEIGHBOURS[at]:
-            if terrain[n] is None:
-                if k == 0:
-                    return ("ride", p, n)
-                k -= 1
+        for n in board.PICKED[at][s.sea_near[at]]:
+            if k == 0:
+                return ("ride", p, n)
+            k -= 1
     return None
 
 

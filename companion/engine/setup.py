@@ -9,7 +9,7 @@ from . import board, chance, fivesix, pieces, rings
 from .data import TERRAIN_COUNT, TERRAINS
 from .errors import IllegalAction
 from .events import Event, Events
-from .state import CHANCE, OFF, UNPLACED, Action, State, person_name
+from .state import CHANCE, LAID_SEA_NEAR, OFF, UNPLACED, Action, State, person_name
 
 
 def tiles_left(s: State) -> list[tuple[str, int]]:
@@ -43,6 +43,8 @@ def apply_terrain(s: State, action: Action, ev: Events) -> None:
 
 def _laid(s: State) -> None:
     """B-3: with the island laid, a serpent goes on each serpent space (the lagoon's, B-2)."""
+    # the island is whole: the sea beside each hex is known without a look at the island
+    s.sea_near = list(LAID_SEA_NEAR)
     serpents = [c for c, kind in enumerate(s.c_kind) if kind == "serpent"]
     for c, space in zip(serpents, board.SERPENT_START, strict=True):
         pieces.put_creature(s, c, space)

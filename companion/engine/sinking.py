@@ -33,14 +33,9 @@ def candidates(s: State) -> list[int]:
     t = current_terrain(s)
     if t is None:
         return []  # no land tile left (C-2, C-4: the game goes on to the die or ends)
-    terrain = s.terrain
     tiles = s.standing[t]  # in `board.LAND`'s order
-    coastal: list[int] = []
-    for h in tiles:
-        for n in board.WATER_NEIGHBOURS[h]:  # a sea neighbour
-            if terrain[n] is None:
-                coastal.append(h)
-                break
+    near = s.sea_near
+    coastal = [h for h in tiles if near[h]]  # a sea neighbour
     return coastal or list(tiles)
 
 
@@ -65,6 +60,9 @@ def apply_sink(s: State, action: Action, ev: Events) -> None:
     assert t is not None
     s.terrain[h] = None
     s.standing[t].remove(h)
+    near = s.sea_near
+    for n, bit in board.BIT_BESIDE[h]:  # h is sea now, beside each of its neighbours
+        near[n] = near[n] | bit  # not |=: compiled, that is a generic call
     s.sunk[t] += 1
     people = list(s.land_people[h])
     if ev is not None:

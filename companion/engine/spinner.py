@@ -81,8 +81,7 @@ def attacks(s: State, kind: str, h: int) -> bool:
 
 def _onward(s: State, h: int, route: list[int]) -> list[int]:
     """Sea spaces next to h that the route has not entered."""
-    terrain = s.terrain
-    return [n for n in board.WATER_NEIGHBOURS[h] if terrain[n] is None and n not in route]
+    return [n for n in board.PICKED[h][s.sea_near[h]] if n not in route]
 
 
 def _may_enter(s: State, kind: str, n: int, left: int, route: list[int]) -> bool:

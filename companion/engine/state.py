@@ -116,6 +116,7 @@ class State:
         "empty_land",
         "sailable",
         "tally",
+        "sea_near",
     )
 
     def __init__(
@@ -217,6 +218,12 @@ class State:
             [b for b, pos in enumerate(self.b_pos) if pos != OFF and self.controls(seat, b)]
             for seat in range(self.players)
         ]
+        # sea_near[h]: which of h's neighbours are sea, a bit each (`board.PICKED` lists them).
+        # Swimmers, boats, creatures and B-21's coastal tiles ask for the sea beside a hex at
+        # every step (a look at each neighbour's terrain was a twentieth of a pure random
+        # game). Kept as tiles are removed (sinking.apply_sink); set whole once the island is
+        # laid (setup._laid), not kept while it is laid (nothing moves then).
+        self.sea_near = sea_near(self.terrain)
         self.n_serpent = [0] * board.SIZE
         self.n_shark = [0] * board.SIZE
         self.n_whale = [0] * board.SIZE
@@ -478,6 +485,7 @@ class State:
         s.boat_at = list(self.boat_at)
         s.sailable = list(map(list, self.sailable))
         s.tally = list(map(list, self.tally))
+        s.sea_near = list(self.sea_near)
         s.n_serpent = list(self.n_serpent)
         s.n_shark = list(self.n_shark)
         s.n_whale = list(self.n_whale)
@@ -499,6 +507,26 @@ _SHARED = (
     "rules", "players", "mode", "seed", "draws", "phase", "actor", "turn", "points", "roll",
     "layout", "in_play", "is_1986", "ends_mid_turn", "access", "values", "volcano_turn",
 )  # fmt: skip
+
+
+_OPEN_SEA: Final = tuple((1 << len(around)) - 1 for around in board.WATER_NEIGHBOURS)
+"""`sea_near` before any tile is laid: every neighbour that can be sea is."""
+
+
+def sea_near(terrain: list[str | None]) -> list[int]:
+    """For each hex, which of its neighbours (`board.WATER_NEIGHBOURS`) are sea, a bit each:
+    `board.PICKED[h][mask]` lists them. Found from the island here (all sea but where a tile
+    lies); the rules that remove tiles keep it (`State.sea_near`)."""
+    near = list(_OPEN_SEA)
+    for h in board.LAND:
+        if terrain[h] is not None:
+            for n, bit in board.BIT_BESIDE[h]:
+                near[n] = near[n] & ~bit
+    return near
+
+
+LAID_SEA_NEAR: Final = tuple(sea_near(["beach"] * board.SIZE))
+"""`sea_near` of the island fully laid, before any tile is removed (B-3)."""
 
 
 def kinds_in_play(rules: Rules) -> frozenset[str]:
