@@ -1020,6 +1020,40 @@ def test_a_tile_gone_in_a_lamps_reflection_is_named_though_the_hand_seemed_to_wi
     assert verdicts(observed) == [("question", gone)]
 
 
+def test_a_tile_gone_in_a_lamps_reflection_is_named_by_one_frame_where_its_tile_showed_before() -> (
+    None
+):
+    """B-21: where a tile left in a lamp's reflection the white spoils the sea's colour on two
+    frames at rest of three. At the rest before, the hex showed its terrain's colour under the
+    white on every frame, and no other candidate shows the sea's on any frame now: its colour
+    changed there, so it is named, not asked about. Had it shown the sea's colour on a frame of
+    the rest before, one frame now would say nothing changed: a question."""
+    tiles, _, _ = table()
+    gone = sorted(synth.legal_sinks(tiles))[0]
+    before, frames = lamp_over(gone)
+    recogniser().forget()
+    observed = [recogniser().observe(f) for f in before + frames]
+
+    def spoil(k: int, sea_fit: float) -> None:
+        v = dataclasses.replace(observed[k].hexes[gone], sea_fit=sea_fit)
+        observed[k] = dataclasses.replace(observed[k], hexes={**observed[k].hexes, gone: v})
+
+    def verdicts() -> list[tuple[str, int | None]]:
+        tracker = Tracker(Replayed(observed), stable_frames=3)
+        tracker.expect(land(tiles), synth.legal_sinks(tiles))
+        out = [tracker.observe(f) for f in before + frames]
+        return [(v.kind, v.tile) for v in out if v is not None]
+
+    rest = range(len(before) + 2, len(observed))  # the frames at rest after the hand
+    for k in rest[1:]:
+        spoil(k, 0.0)
+    assert all(o.hexes[gone].sea_fit < FIT_SEA for o in observed[: len(before)])
+    assert observed[rest[0]].hexes[gone].sea_fit >= FIT_SEA
+    assert verdicts() == [("sunk", gone)]
+    spoil(1, 2 * FIT_SEA)
+    assert verdicts() == [("question", gone)]
+
+
 def under_a_lamp() -> tuple[
     np.random.Generator,
     dict[int, str],

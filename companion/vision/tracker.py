@@ -478,10 +478,17 @@ class Tracker:
         # Or on most frames, while no other candidate shows it on any: one frame's noise or
         # people stirring on the hex may spoil the fit, as a tile in a reflection passes it
         # now and then (`FIT_SEA`). Weaker, so it names a tile only where no candidate reads as
-        # gone otherwise, never doubts one that does.
+        # gone otherwise, never doubts one that does. On one frame is enough for a candidate
+        # that showed its tile's colour under the white on every frame of the last rest
+        # (`_tile_in_glare`), in the reflection still: its colour changed there, and nowhere
+        # else does any candidate show the sea's (the renderer's games with a lamp over the
+        # island asked about such tiles when the white spoilt two frames of three).
         fitting = [h for h, n in fit.items() if n > 0]
         weak = all(score[h] <= LOW for h in self.candidates)
-        if weak and len(fitting) == 1 and 2 * fit[fitting[0]] > frames:
+        changed_there = [
+            h for h in fitting if h in self._tile_in_glare and self._glared[_ROW[h]] >= frames
+        ]
+        if weak and len(fitting) == 1 and (2 * fit[fitting[0]] > frames or changed_there):
             score[fitting[0]] = (SURE + PLAIN) / 2
         gone_elsewhere = [h for h in self.land - self.candidates if score[h] > PLAIN]
         sunk = set(geometry.LAND) - self.land
