@@ -1054,6 +1054,30 @@ def test_a_tile_gone_in_a_lamps_reflection_is_named_by_one_frame_where_its_tile_
     assert verdicts() == [("question", gone)]
 
 
+def test_B_2_a_tile_fitting_the_seas_colour_in_a_reflection_as_the_camera_first_looks_is_no_sink() -> (
+    None
+):
+    """B-2: in the middle of a lamp's reflection a beach's colour under the white may fit the
+    sea's better than its own on every frame (the held-out games named one sunk before the game
+    began). The board as the camera first sees it is the game's: nothing is said then; the
+    tile is named once a hand has been over the board and its sea's colour shows."""
+    tiles, _, _ = table()
+    gone = sorted(synth.legal_sinks(tiles))[0]
+    before, frames = lamp_over(gone)
+    recogniser().forget()
+    seen = [recogniser().observe(f) for f in before + frames]
+    for fitting in (range(len(before)), (0, 2)):  # on every frame, or on two of three
+        observed = list(seen)
+        for k in fitting:
+            v = dataclasses.replace(observed[k].hexes[gone], sea_fit=2 * FIT_SEA)
+            observed[k] = dataclasses.replace(observed[k], hexes={**observed[k].hexes, gone: v})
+        tracker = Tracker(Replayed(observed), stable_frames=3)
+        tracker.expect(land(tiles), synth.legal_sinks(tiles))
+        out = [tracker.observe(f) for f in before + frames]
+        assert out[: len(before)] == [None] * len(before)
+        assert [(v.kind, v.tile) for v in out if v is not None] == [("sunk", gone)]
+
+
 def under_a_lamp() -> tuple[
     np.random.Generator,
     dict[int, str],

@@ -453,7 +453,11 @@ class Tracker:
         # hard shadow: the one candidate whose colour under the white (or darkened) is the
         # sea's, not its tile's, on every frame at rest has left (two such: a question).
         fit = {h: self._fit_sea[_ROW[h]] for h in self.candidates if score[h] > -PLAIN}
-        washed = [h for h, n in fit.items() if n >= frames]
+        # Not at the first rest, as with a rim below: a beach in the middle of a reflection
+        # can fit the sea's colour under the white better than its own, and the board as the
+        # camera first sees it is the game's (held-out games at 640×480 and 1280×960 of one
+        # board named it sunk before the game began).
+        washed = [h for h, n in fit.items() if n >= frames] if self._settled else []
         if len(washed) == 1:
             score[washed[0]] = max(score[washed[0]], (SURE + PLAIN) / 2)
         # Swimmers or a creature may cover a sunk position all but a rim of sea. When every
@@ -488,7 +492,12 @@ class Tracker:
         changed_there = [
             h for h in fitting if h in self._tile_in_glare and self._glared[_ROW[h]] >= frames
         ]
-        if weak and len(fitting) == 1 and (2 * fit[fitting[0]] > frames or changed_there):
+        if (
+            self._settled
+            and weak
+            and len(fitting) == 1
+            and (2 * fit[fitting[0]] > frames or changed_there)
+        ):
             score[fitting[0]] = (SURE + PLAIN) / 2
         gone_elsewhere = [h for h in self.land - self.candidates if score[h] > PLAIN]
         sunk = set(geometry.LAND) - self.land
