@@ -979,6 +979,105 @@ def test_a_tile_gone_in_a_lamps_reflection_is_named_though_one_frame_hides_the_c
     assert verdicts(piece) == [("sunk", gone)]
 
 
+def test_a_tile_gone_in_a_lamps_reflection_is_named_though_the_hand_seemed_to_withdraw_elsewhere() -> (
+    None
+):
+    """B-21: a tile lifted out of a lamp's reflection leaves its hex about as white, so the
+    motion test misses the hand there and sees only people moved on another candidate, which
+    cannot be read now. The tile gone showed its terrain's colour under the white at the last
+    rest and shows the sea's now: it changed there as much as a hand's path does, so it is
+    named, not asked about against the other. Had it shown the sea's colour on a frame of
+    that rest too, nothing says it changed: a question, as where the hand seemed to be."""
+    tiles, _, _ = table()
+    gone = sorted(synth.legal_sinks(tiles))[0]
+    rival = max(synth.legal_sinks(tiles), key=lambda h: apart(h, gone))
+    before, frames = lamp_over(gone)
+    recogniser().forget()
+    observed = [recogniser().observe(f) for f in before + frames[2:]]  # no hand in view
+    row = {h: k for k, h in enumerate(geometry.HEXES)}
+    last = observed[len(before) - 1].median
+    assert last is not None
+    for k in range(len(before), len(observed)):
+        # only the people moved on the rival show as motion; the white hid the tile's going
+        median = last.copy()
+        median[row[rival]] += 1.0
+        v = dataclasses.replace(observed[k].hexes[rival], label="hidden")
+        observed[k] = dataclasses.replace(
+            observed[k], median=median, hexes={**observed[k].hexes, rival: v}
+        )
+
+    def verdicts(observations: list[Observation]) -> list[tuple[str, int | None]]:
+        tracker = Tracker(Replayed(observations), stable_frames=3)
+        tracker.expect(land(tiles), synth.legal_sinks(tiles))
+        out = [tracker.observe(f) for f in before + frames[2:]]
+        assert tracker._touched == {rival}
+        return [(v.kind, v.tile) for v in out if v is not None]
+
+    assert all(o.hexes[gone].sea_fit < FIT_SEA for o in observed[: len(before)])
+    assert verdicts(observed) == [("sunk", gone)]
+    v = dataclasses.replace(observed[1].hexes[gone], sea_fit=2 * FIT_SEA)
+    observed[1] = dataclasses.replace(observed[1], hexes={**observed[1].hexes, gone: v})
+    assert verdicts(observed) == [("question", gone)]
+
+
+def test_a_tile_gone_in_a_lamps_reflection_is_named_by_one_frame_where_its_tile_showed_before() -> (
+    None
+):
+    """B-21: where a tile left in a lamp's reflection the white spoils the sea's colour on two
+    frames at rest of three. At the rest before, the hex showed its terrain's colour under the
+    white on every frame, and no other candidate shows the sea's on any frame now: its colour
+    changed there, so it is named, not asked about. Had it shown the sea's colour on a frame of
+    the rest before, one frame now would say nothing changed: a question."""
+    tiles, _, _ = table()
+    gone = sorted(synth.legal_sinks(tiles))[0]
+    before, frames = lamp_over(gone)
+    recogniser().forget()
+    observed = [recogniser().observe(f) for f in before + frames]
+
+    def spoil(k: int, sea_fit: float) -> None:
+        v = dataclasses.replace(observed[k].hexes[gone], sea_fit=sea_fit)
+        observed[k] = dataclasses.replace(observed[k], hexes={**observed[k].hexes, gone: v})
+
+    def verdicts() -> list[tuple[str, int | None]]:
+        tracker = Tracker(Replayed(observed), stable_frames=3)
+        tracker.expect(land(tiles), synth.legal_sinks(tiles))
+        out = [tracker.observe(f) for f in before + frames]
+        return [(v.kind, v.tile) for v in out if v is not None]
+
+    rest = range(len(before) + 2, len(observed))  # the frames at rest after the hand
+    for k in rest[1:]:
+        spoil(k, 0.0)
+    assert all(o.hexes[gone].sea_fit < FIT_SEA for o in observed[: len(before)])
+    assert observed[rest[0]].hexes[gone].sea_fit >= FIT_SEA
+    assert verdicts() == [("sunk", gone)]
+    spoil(1, 2 * FIT_SEA)
+    assert verdicts() == [("question", gone)]
+
+
+def test_B_2_a_tile_fitting_the_seas_colour_in_a_reflection_as_the_camera_first_looks_is_no_sink() -> (
+    None
+):
+    """B-2: in the middle of a lamp's reflection a beach's colour under the white may fit the
+    sea's better than its own on every frame (the held-out games named one sunk before the game
+    began). The board as the camera first sees it is the game's: nothing is said then; the
+    tile is named once a hand has been over the board and its sea's colour shows."""
+    tiles, _, _ = table()
+    gone = sorted(synth.legal_sinks(tiles))[0]
+    before, frames = lamp_over(gone)
+    recogniser().forget()
+    seen = [recogniser().observe(f) for f in before + frames]
+    for fitting in (range(len(before)), (0, 2)):  # on every frame, or on two of three
+        observed = list(seen)
+        for k in fitting:
+            v = dataclasses.replace(observed[k].hexes[gone], sea_fit=2 * FIT_SEA)
+            observed[k] = dataclasses.replace(observed[k], hexes={**observed[k].hexes, gone: v})
+        tracker = Tracker(Replayed(observed), stable_frames=3)
+        tracker.expect(land(tiles), synth.legal_sinks(tiles))
+        out = [tracker.observe(f) for f in before + frames]
+        assert out[: len(before)] == [None] * len(before)
+        assert [(v.kind, v.tile) for v in out if v is not None] == [("sunk", gone)]
+
+
 def under_a_lamp() -> tuple[
     np.random.Generator,
     dict[int, str],

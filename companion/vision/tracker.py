@@ -16,7 +16,8 @@ and hides nothing else). Then it compares with what the game believes:
   in its disc, or along the ring a tile would fill up to the hex's border; in a lamp's
   reflection or a hard shadow, the sea's colour under the white or dimmed, measured on the hex
   itself; plain sea shows over most of the hex), no other looking like sea, and the hand last
-  over that one, over no candidate or over one plainly showing its tile → ``sunk``;
+  over that one (in a reflection, its colour under the white changed from its tile's to the
+  sea's), over no candidate or over one plainly showing its tile → ``sunk``;
 - two candidates looking like sea, weak evidence, a candidate that showed its tile plainly
   at the last rest and cannot be read now, or a hand last over another candidate that cannot
   be read (or over candidates while none reads as gone) → ``question``, best first;
@@ -262,6 +263,11 @@ class Tracker:
         self._fit_sea = np.zeros(len(_HEXES))
         """Frames at rest in which each hex, in glare or unread, showed the sea's colour under
         the white or the shadow (`FIT_SEA`)."""
+        self._tile_in_glare: frozenset[int] = frozenset()
+        """The hexes that lay in a lamp's reflection on every frame of the last rest and showed
+        their tile's colour under the white on every one (`FIT_SEA` on none): a tile there
+        that shows the sea's colour now has been taken, though the white hid the change from
+        the motion test."""
         self._said: set[tuple[Any, ...]] = set()
         self._land_seen: frozenset[int] = frozenset()
         """Positions clearly showing their tile when the board last agreed with the game."""
@@ -303,6 +309,9 @@ class Tracker:
         self._said.clear()
 
     def _restart(self) -> None:
+        if self._run >= self.stable_frames:  # a rest ends: remember what its white hid
+            tile = (self._glared >= self._run) & (self._fit_sea == 0)
+            self._tile_in_glare = frozenset(_HEXES[k] for k in np.flatnonzero(tile))
         self._run = 0
         self._sea_share[:] = 0.0
         self._piece_sea[:] = 0.0
@@ -444,7 +453,11 @@ class Tracker:
         # hard shadow: the one candidate whose colour under the white (or darkened) is the
         # sea's, not its tile's, on every frame at rest has left (two such: a question).
         fit = {h: self._fit_sea[_ROW[h]] for h in self.candidates if score[h] > -PLAIN}
-        washed = [h for h, n in fit.items() if n >= frames]
+        # Not at the first rest, as with a rim below: a beach in the middle of a reflection
+        # can fit the sea's colour under the white better than its own, and the board as the
+        # camera first sees it is the game's (held-out games at 640×480 and 1280×960 of one
+        # board named it sunk before the game began).
+        washed = [h for h, n in fit.items() if n >= frames] if self._settled else []
         if len(washed) == 1:
             score[washed[0]] = max(score[washed[0]], (SURE + PLAIN) / 2)
         # Swimmers or a creature may cover a sunk position all but a rim of sea. When every
@@ -469,10 +482,22 @@ class Tracker:
         # Or on most frames, while no other candidate shows it on any: one frame's noise or
         # people stirring on the hex may spoil the fit, as a tile in a reflection passes it
         # now and then (`FIT_SEA`). Weaker, so it names a tile only where no candidate reads as
-        # gone otherwise, never doubts one that does.
+        # gone otherwise, never doubts one that does. On one frame is enough for a candidate
+        # that showed its tile's colour under the white on every frame of the last rest
+        # (`_tile_in_glare`), in the reflection still: its colour changed there, and nowhere
+        # else does any candidate show the sea's (the renderer's games with a lamp over the
+        # island asked about such tiles when the white spoilt two frames of three).
         fitting = [h for h, n in fit.items() if n > 0]
         weak = all(score[h] <= LOW for h in self.candidates)
-        if weak and len(fitting) == 1 and 2 * fit[fitting[0]] > frames:
+        changed_there = [
+            h for h in fitting if h in self._tile_in_glare and self._glared[_ROW[h]] >= frames
+        ]
+        if (
+            self._settled
+            and weak
+            and len(fitting) == 1
+            and (2 * fit[fitting[0]] > frames or changed_there)
+        ):
             score[fitting[0]] = (SURE + PLAIN) / 2
         gone_elsewhere = [h for h in self.land - self.candidates if score[h] > PLAIN]
         sunk = set(geometry.LAND) - self.land
@@ -577,8 +602,20 @@ class Tracker:
         # over another candidate: that one may have left unseen (under people, in glare). Not
         # one that plainly shows its tile: where the hand withdrew from is only a hint (an arm
         # crosses other hexes as it leaves, and noise on a frame at rest reads as motion).
+        # Nor when the white hid where the hand was: a tile lifted out of a lamp's reflection
+        # leaves its hex about as white, so the motion test misses it, but a candidate that
+        # showed its tile's colour under the white at the last rest and the sea's now (on
+        # most frames, `FIT_SEA`) changed there as much as a hand's path does (the renderer's
+        # games with a lamp over the island asked about it against people moved elsewhere).
+        taken = (
+            best in self._tile_in_glare
+            and self._glared[_ROW[best]] >= frames
+            and 2 * self._fit_sea[_ROW[best]] > frames
+        )
         elsewhere = (
-            [h for h in touched if h != best and score[h] > -PLAIN] if best not in touched else []
+            [h for h in touched if h != best and score[h] > -PLAIN]
+            if best not in touched and not taken
+            else []
         )
         if score[best] > SURE and not others and not elsewhere:
             self._land_seen = land_seen
