@@ -388,6 +388,27 @@ def test_a_served_stream_whose_phone_reads_too_slowly_is_ended(
         lagging.close()
 
 
+def test_a_fault_while_writing_a_served_stream_ends_that_stream_not_the_command(
+    table: Table, game: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The Table's thread writes the streams after a command is stored: a fault in writing one
+    ends that stream (its phone reconnects), and the command is answered as done."""
+    app = make_app(table)
+    with served(app, threads=4) as port:
+        broken = Stream(port, f"/api/games/{game}/stream").start()
+        wait_for(lambda: broken.events, what="the snapshot")
+
+        def fault(told: Any, item: Any) -> bytes:
+            raise RuntimeError("a bug in writing an event")
+
+        monkeypatch.setattr(sse_stream._Told, "frame", fault)
+        move = first(mirror(table, game), "move")
+        assert table.call(Command("cli", 0, "", game, action=list(move))).accepted
+        assert broken.done.wait(5)
+        wait_for(lambda: subscribers(table) == 0, 5, "the ended stream's subscriber")
+        broken.close()
+
+
 def test_what_the_views_of_one_telling_share_is_written_once(
     table: Table, game: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:

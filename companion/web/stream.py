@@ -44,6 +44,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import logging
 import queue
 import threading
 import time
@@ -61,6 +62,7 @@ from . import access, serving
 from .api import record_of, the_table
 
 bp = Blueprint("stream", __name__, url_prefix="/api")
+log = logging.getLogger(__name__)
 
 RETRY_MS = 2000
 """How long an EventSource waits before it reconnects (the ``retry`` field)."""
@@ -584,7 +586,11 @@ class _Line:
         with self._lock:
             if self._told is None:
                 return False
-            self._say(item)
+            try:
+                self._say(item)
+            except Exception:  # on the Table's thread: a fault here ends this stream alone
+                log.exception("could not write an event to a stream")
+                self._end(_END)
             return True
 
     def _say(self, item: Any) -> None:
