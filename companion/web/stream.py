@@ -575,8 +575,8 @@ class _Line:
         """The line of a request served by waitress (its `client_disconnected` is a method
         of the connection), else None: the stream's thread writes everything."""
         channel = getattr(gone, "__self__", None)
-        if channel is None or not hasattr(channel, "write_soon"):
-            return None
+        if not (hasattr(channel, "write_soon") and hasattr(channel, "total_outbufs_len")):
+            return None  # not waitress's connection as this was written for
         # waitress answers HTTP/1.1 without a length in chunks (its task frames what the body
         # yields); what is written past it is framed here the same way.
         return cls(channel, environ.get("SERVER_PROTOCOL") == "HTTP/1.1")
