@@ -489,11 +489,17 @@ class Store:
         `outcome`: the last action ended the game; its result is recorded in the same
         transaction, so that a crash cannot leave a game over by its log but in play by its
         record. `meanwhile`: as for `transaction`."""
+        # A row whose request's reply is kept here leaves its request id out: the reply (with
+        # the row's seq) is found by it (`recall`), and the id in the row would cost the commit
+        # a page of `actions_by_request` more. Rows stored before replies were kept have it
+        # (`find_request`).
+        kept = request[0] if request is not None else None
         with self.transaction(meanwhile) as db:
             seq = self._next_seq(game_id)
             ord_ = self._tail(game_id).ord + 1
             last: tuple[int, str] | None = None
             for i, (action, source, seat, request_id, note) in enumerate(actions):
+                request_id = None if request_id == kept else request_id
                 last = (
                     seq + i,
                     self._insert(
@@ -576,7 +582,8 @@ class Store:
         return None if row is None else int(row[0])
 
     def find_request(self, game_id: int, request_id: str) -> int | None:
-        """The action a request was stored as, if it was."""
+        """The action a request was stored as, if it was stored with its request id (one whose
+        reply was kept with it is found by `recall`)."""
         row = self.db.execute(
             "SELECT seq FROM actions WHERE game_id = ? AND request_id = ?", (game_id, request_id)
         ).fetchone()

@@ -297,9 +297,9 @@ class Table:
 
     def _job(self, job: Callable[[], Any]) -> Any:
         """Run `job`; what it tells the subscribers is handed to them when it is done (also if
-        it fails: what it told was stored), before its sender has the answer. Each stream's
-        thread is then woken once with every event, instead of competing with the job for the
-        interpreter after the first."""
+        it fails: what it told was stored), before its sender has the answer. Each stream is
+        then written (or its thread woken) once with every event, instead of competing with the
+        job for the interpreter after the first."""
         if self._told_later is not None:  # a job inside a job (never on the Table's thread)
             return job()
         self._told_later = []

@@ -193,7 +193,8 @@ class Image:
     not_in_force: int = 0
     """Rows undone, corrected or superseded: the driver never asks for any."""
     requests: Counter[tuple[int, str]] = field(default_factory=Counter)
-    """How many rows each (game, request_id) has: a command done twice would have two."""
+    """How many times each (game, request_id) is stored: a row holding it (as stored before
+    replies were kept) or a kept reply naming a row. A command done twice would have two."""
 
 
 def read_store(path: Path) -> Image:
@@ -219,6 +220,11 @@ def read_store(path: Path) -> Image:
             else:
                 image.not_in_force += 1
             if request_id is not None:
+                image.requests[game_id, request_id] += 1
+        for game_id, request_id, reply in db.execute(
+            "SELECT game_id, request_id, reply FROM requests"
+        ):
+            if json.loads(reply).get("seq") is not None:
                 image.requests[game_id, request_id] += 1
         return image
     except sqlite3.DatabaseError as e:

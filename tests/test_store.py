@@ -93,11 +93,13 @@ def test_commits_write_over_the_log_laid_out_at_open_and_a_power_cut_keeps_each_
         after.close()
 
 
-def test_an_action_costs_its_commit_one_page_and_a_kept_reply_two_more(tmp_path: Path) -> None:
+def test_an_action_costs_its_commit_one_page_and_a_kept_reply_one_more(tmp_path: Path) -> None:
     """Each page a commit writes is synced with it: an action stored without a request id (a
     draw, a panel's press) writes its row, kept in its key's order (no index of the key beside
-    it), and no request index; one with a request id writes that index's page and its reply's
-    row (again no index of its key beside it), and is found by it."""
+    it), and no request index; one whose reply is kept writes its reply's row too (again no
+    index of its key beside it) and no request index (the reply is found by its request id and
+    tells the row's seq); one stored with its request id and no reply (as before replies were
+    kept) is found by the request index."""
     store = Store(tmp_path / "games.db")
     try:
         game = add_game(store)
@@ -112,16 +114,49 @@ def test_an_action_costs_its_commit_one_page_and_a_kept_reply_two_more(tmp_path:
         assert pages(lambda: store.append(game, ["roll", 2], "seat", 0, 0.0)) == 1
         action = (["roll", 3], "phone", 0, "phone-1-1", None)
         kept = ("phone-1-1", 0, {"accepted": True, "events": []})
-        assert pages(lambda: store.append_all(game, [action], 0.0, request=kept)) == 3
-        seq = store.find_request(game, "phone-1-1")
-        assert seq == 3 and store.recall(game, "phone-1-1") == (0, {**kept[2], "seq": seq})
+        assert pages(lambda: store.append_all(game, [action], 0.0, request=kept)) == 2
+        assert store.recall(game, "phone-1-1") == (0, {**kept[2], "seq": 3})
+        assert store.find_request(game, "phone-1-1") is None
+        store.append(game, ["roll", 4], "phone", 0, 0.0, request_id="phone-1-2")
+        assert store.find_request(game, "phone-1-2") == 4
         plan = store.db.execute(
             "EXPLAIN QUERY PLAN SELECT seq FROM actions WHERE game_id = ? AND request_id = ?",
-            (game, "phone-1-1"),
+            (game, "phone-1-2"),
         ).fetchall()
         assert "actions_by_request" in str(plan)
     finally:
         store.close()
+
+
+def test_a_command_resent_is_not_done_again_whether_its_reply_was_kept_or_only_its_row(
+    tmp_path: Path,
+) -> None:
+    """A phone resends a command it had no answer to: the Table answers as the first time and
+    stores nothing, both for one whose reply was kept (its row holds no request id) and for
+    one stored before replies were kept (its row holds the request id, no reply is kept)."""
+    path = tmp_path / "games.db"
+    table = started_table(path)
+    try:
+        game_id = new_game(table)
+        game = mirror(table, game_id)
+        action = list(first(game, "place"))
+        sent = Command("phone", game.actor, "phone-2-1", game_id, action=action)
+        done = table.call(sent)
+        assert done.accepted, done.message
+        game.apply(action)
+        old = list(first(game, "place"))
+        seq = table.read(
+            lambda: table._store.append(game_id, old, "phone", game.actor, 0.0, "phone-2-2")
+        )
+        table.read(lambda: table._reload(game_id))  # as after a restart: read from the store
+        stored = len(table.log(game_id, "referee"))
+        assert table.call(sent) == done
+        again = table.call(Command("phone", game.actor, "phone-2-2", game_id, action=old))
+        assert (again.accepted, again.seq) == (True, seq)
+        assert len(table.log(game_id, "referee")) == stored
+        assert integrity.problems(table._store) == []
+    finally:
+        close(table)
 
 
 def garbage(path: Path) -> None:
@@ -257,7 +292,6 @@ def test_a_store_of_the_schema_before_the_rows_were_kept_by_their_key_is_migrate
         assert store.db.execute(schema).fetchone()[0].count("WITHOUT ROWID") == 2
         assert store.db.execute("SELECT * FROM actions ORDER BY game_id, seq").fetchall() == rows
         assert integrity.problems(store) == []
-        assert store.find_request(games[1], "phone-3-1") == sent.seq
         assert store.recall(games[1], "phone-3-1") == kept
     finally:
         store.close()

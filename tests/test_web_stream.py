@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import threading
 import time
 import urllib.request
 from pathlib import Path
@@ -13,8 +14,10 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from waitress.channel import HTTPChannel
 from werkzeug.test import TestResponse
 
+from companion.bench_web import Reader
 from companion.commands import Command, Event
 from companion.engine import Game, Rules, notation
 from companion.store import Store
@@ -324,6 +327,86 @@ def test_a_phone_that_leaves_is_unsubscribed(table: Table, game: int) -> None:
         gone.close()  # the phone leaves; the server notices at its next ping
         wait_for(lambda: subscribers(table) == 0, 5, "the stream of a phone that left")
         assert app.extensions["companion.streams"].count() == 0
+
+
+def test_served_streams_are_written_by_the_thread_that_tells_their_events(
+    table: Table, game: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """On waitress the Table's thread writes each event to every open stream's connection
+    itself (its own thread is not woken for it), framed as the connection needs: in chunks
+    over HTTP/1.1 (http.client undoes them), as they are over HTTP/1.0; every event whole, in
+    order, on both; and the stream's own thread pings between them."""
+    writers: list[str] = []
+    real_write = HTTPChannel.write_soon
+
+    def write_soon(channel: HTTPChannel, data: bytes) -> int:
+        if b"\nid: " in data and b"event: snapshot" not in data:  # a table event's
+            writers.append(threading.current_thread().name)
+        return real_write(channel, data)
+
+    monkeypatch.setattr(HTTPChannel, "write_soon", write_soon)
+    app = make_app(table, SSE_PING=0.05)
+    with served(app, threads=4) as port:
+        chunked = Stream(port, f"/api/games/{game}/stream").start()
+        plain = Reader(port, f"/api/games/{game}/stream")
+        wait_for(lambda: chunked.events, what="the snapshot")
+        played = mirror(table, game)
+        for _ in range(3):
+            move = first(played, "move")
+            assert table.call(Command("cli", 0, "", game, action=list(move))).accepted
+            played.apply(move)
+        last = table.read(lambda: table._loaded[game].events) - 1
+        wait_for(lambda: str(last) in [seq for _, _, seq in chunked.events], what="the events")
+        wait_for(lambda: plain.feed(time.perf_counter()) or last in plain.arrived, what="plain")
+        wait_for(lambda: chunked.events[-1][0] == "ping", what="a ping after the events")
+        plain.close()
+        chunked.close()
+    kinds = [kind for kind, _, _ in chunked.events]
+    assert kinds[0] == "snapshot" and kinds.count("state") == 3 and kinds.count("moved") == 3
+    seqs = [int(seq) for _, _, seq in chunked.events[1:] if seq is not None]
+    assert seqs == sorted(seqs) == list(plain.arrived)[1:] and seqs[-1] == last  # [0]: snapshot
+    for _, data, _ in chunked.events:
+        json.loads(data)
+    assert writers and set(writers) == {"table"}
+
+
+def test_a_served_stream_whose_phone_reads_too_slowly_is_ended(
+    table: Table, game: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Once more is unsent on a stream's connection than `LAG_BYTES`, the stream ends (its
+    phone reconnects to a fresh snapshot) and the Table tells it nothing more."""
+    app = make_app(table)
+    with served(app, threads=4) as port:
+        lagging = Stream(port, f"/api/games/{game}/stream").start()
+        wait_for(lambda: lagging.events, what="the snapshot")
+        monkeypatch.setattr(sse_stream, "LAG_BYTES", -1)  # every byte is too many now
+        move = first(mirror(table, game), "move")
+        assert table.call(Command("cli", 0, "", game, action=list(move))).accepted
+        assert lagging.done.wait(5)
+        assert [kind for kind, _, _ in lagging.events] == ["snapshot"]
+        wait_for(lambda: subscribers(table) == 0, 5, "the ended stream's subscriber")
+        lagging.close()
+
+
+def test_a_fault_while_writing_a_served_stream_ends_that_stream_not_the_command(
+    table: Table, game: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The Table's thread writes the streams after a command is stored: a fault in writing one
+    ends that stream (its phone reconnects), and the command is answered as done."""
+    app = make_app(table)
+    with served(app, threads=4) as port:
+        broken = Stream(port, f"/api/games/{game}/stream").start()
+        wait_for(lambda: broken.events, what="the snapshot")
+
+        def fault(told: Any, item: Any) -> bytes:
+            raise RuntimeError("a bug in writing an event")
+
+        monkeypatch.setattr(sse_stream._Told, "frame", fault)
+        move = first(mirror(table, game), "move")
+        assert table.call(Command("cli", 0, "", game, action=list(move))).accepted
+        assert broken.done.wait(5)
+        wait_for(lambda: subscribers(table) == 0, 5, "the ended stream's subscriber")
+        broken.close()
 
 
 def test_what_the_views_of_one_telling_share_is_written_once(

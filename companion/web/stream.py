@@ -44,6 +44,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import logging
 import queue
 import threading
 import time
@@ -61,6 +62,7 @@ from . import access, serving
 from .api import record_of, the_table
 
 bp = Blueprint("stream", __name__, url_prefix="/api")
+log = logging.getLogger(__name__)
 
 RETRY_MS = 2000
 """How long an EventSource waits before it reconnects (the ``retry`` field)."""
@@ -379,9 +381,15 @@ def _open(game_id: int | None, view: View, following: bool) -> Response:
     table = the_table()
     held = access.seats() if slot.seat is not None and phone is not None else None
     lagging = threading.Event()
+    # waitress tells when the phone hung up (serving sets channel_request_lookahead for it),
+    # and its connection is where the stream's bytes go.
+    gone = request.environ.get("waitress.client_disconnected")
+    line = _Line.of(gone, request.environ) if request.method == "GET" else None  # HEAD: no body
 
     def deliver(event: Event) -> None:
-        # On the Table's thread: hand the event on, never wait.
+        # On the Table's thread: write it (a send that never waits) or queue it; never wait.
+        if line is not None and line.told(event):
+            return
         if inbox.qsize() > BACKLOG:
             lagging.set()
         else:
@@ -413,10 +421,8 @@ def _open(game_id: int | None, view: View, following: bool) -> Response:
     ends = config["STREAM_SECONDS"]
     if ends is not None:  # a stream that ends by itself (tests, fuzzing); the phone reconnects
         ends = time.monotonic() + float(ends)
-    # waitress tells when the phone hung up (serving sets channel_request_lookahead for it).
-    gone = request.environ.get("waitress.client_disconnected")
     timing = Timing(float(config["SSE_PING"]), ends, gone)
-    body = _events(inbox, lagging, snapshot, view, timing)
+    body = _events(inbox, lagging, snapshot, view, timing, line)
     response = Response(body, mimetype="text/event-stream", headers=HEADERS)
     response.call_on_close(close)
     return response
@@ -455,27 +461,38 @@ def _snapshot(table: Table, game_id: int | None, view: View) -> dict[str, Any]:
         return {"game": None, "seq": 0, "status": dict(table.status)}
 
 
+def _waiting(inbox: queue.SimpleQueue[Any], timing: Timing) -> Iterator[Any]:
+    """What comes to a stream's queue, and `PING` whenever a ping is due; it ends when the
+    stream's time is up or its phone hung up (the slot is freed then)."""
+    next_ping = time.monotonic() + timing.ping
+    while not timing.over():
+        try:
+            yield inbox.get(timeout=timing.wait(next_ping))
+        except queue.Empty:
+            if time.monotonic() >= next_ping and not timing.over():
+                yield PING
+                next_ping = time.monotonic() + timing.ping
+
+
 def _events(
     inbox: queue.SimpleQueue[Any],
     lagging: threading.Event,
     snapshot: dict[str, Any],
     view: View,
     timing: Timing,
+    line: _Line | None = None,
 ) -> Iterator[bytes]:
     """The body: the snapshot, then the events after it, pings in between. (It runs outside the
-    request: everything it needs is handed in.)"""
+    request: everything it needs is handed in.) On waitress, from the snapshot on, the events
+    are written to the connection by whoever tells them (`_Line`)."""
     told = _Told(snapshot.get("game"), int(snapshot.get("seq", 0)), view)
     yield sse("snapshot", snapshot, told.seq - 1, retry=RETRY_MS)
-    next_ping = time.monotonic() + timing.ping
-    while True:
-        if timing.over():
-            return  # its time is up, or its phone hung up: the slot is freed now
-        try:
-            item = inbox.get(timeout=timing.wait(next_ping))
-        except queue.Empty:
-            if time.monotonic() >= next_ping and not timing.over():
-                yield PING
-                next_ping = time.monotonic() + timing.ping
+    if line is not None:  # the snapshot is written: from here on the line writes
+        line.run(told, inbox, lagging, timing)
+        return
+    for item in _waiting(inbox, timing):
+        if item is PING:
+            yield PING
             continue
         # What else is already waiting goes out with it, in one write: a command's events
         # reach a phone in one send, not one each (each a wake-up and a system call).
@@ -528,3 +545,105 @@ class _Told:
             if held is not None and (held.game, held.seq) == (item.game, item.before):
                 return changed(item, held)
         return frame(item)  # the Table projected it for this view
+
+
+LAG_BYTES = 1 << 20
+"""Bytes a stream's connection may hold unsent before the stream is ended (a phone that reads
+too slowly: it reconnects to a fresh snapshot)."""
+
+
+class _Line:
+    """A stream's waitress connection, written to by the thread that tells an event (the
+    Table's, for table events): one system call on a thread already running, where handing each
+    event to the stream's own thread woke every stream's thread after every command, and each
+    then had to get the interpreter twice (to take the event, and back from sending it). The
+    stream's thread writes the rest (pings, notices, the end). Until `run` takes over, events
+    go to the stream's queue (the snapshot is not written yet)."""
+
+    def __init__(self, channel: Any, chunked: bool) -> None:
+        self._channel = channel
+        self._chunked = chunked
+        self._lock = threading.Lock()
+        self._told: _Told | None = None
+        """Set once the line writes: what the stream has said so far."""
+        self._ended: Any = None
+        """What ended it (`_END`, `_MADE_ROOM`), put on its queue for its thread too."""
+        self._inbox: queue.SimpleQueue[Any] | None = None
+
+    @classmethod
+    def of(cls, gone: Any, environ: dict[str, Any]) -> _Line | None:
+        """The line of a request served by waitress (its `client_disconnected` is a method
+        of the connection), else None: the stream's thread writes everything."""
+        channel = getattr(gone, "__self__", None)
+        if not (hasattr(channel, "write_soon") and hasattr(channel, "total_outbufs_len")):
+            return None  # not waitress's connection as this was written for
+        # waitress answers HTTP/1.1 without a length in chunks (its task frames what the body
+        # yields); what is written past it is framed here the same way.
+        return cls(channel, environ.get("SERVER_PROTOCOL") == "HTTP/1.1")
+
+    def told(self, item: Any) -> bool:
+        """Write `item` now if the line writes (False: queue it for the stream's thread)."""
+        with self._lock:
+            if self._told is None:
+                return False
+            try:
+                self._say(item)
+            except Exception:  # on the Table's thread: a fault here ends this stream alone
+                log.exception("could not write an event to a stream")
+                self._end(_END)
+            return True
+
+    def _say(self, item: Any) -> None:
+        if self._ended is not None:
+            return
+        if item is PING:
+            said: bytes | None = PING
+        else:
+            said = self._told.frame(item) if self._told is not None else None
+        if said is None:
+            self._end(_MADE_ROOM if item is _MADE_ROOM else _END)
+        elif said and not self._write(said):
+            self._end(_END)
+
+    def _end(self, why: Any) -> None:
+        self._ended = why
+        if why is _MADE_ROOM:
+            self._write(sse("busy", BUSY, retry=BUSY_RETRY_MS))
+        if self._inbox is not None:
+            self._inbox.put(why)
+
+    def _write(self, data: bytes) -> bool:
+        channel = self._channel
+        if channel.total_outbufs_len > LAG_BYTES:
+            return False
+        if self._chunked:
+            data = b"%X\r\n%s\r\n" % (len(data), data)
+        try:
+            channel.write_soon(data)
+        except Exception:  # the phone is gone (ClientDisconnected): the stream ends
+            return False
+        return True
+
+    def run(
+        self, told: _Told, inbox: queue.SimpleQueue[Any], lagging: threading.Event, timing: Timing
+    ) -> None:
+        """On the stream's thread once its snapshot is written: what was queued meanwhile is
+        written, then the line writes every event; this thread pings, and returns when the
+        stream ends."""
+        with self._lock:
+            self._told, self._inbox = told, inbox
+            while self._ended is None:
+                try:
+                    item = inbox.get_nowait()
+                except queue.Empty:
+                    break
+                self._say(_END if lagging.is_set() and item is not _MADE_ROOM else item)
+        try:
+            for item in _waiting(inbox, timing):
+                with self._lock:
+                    self._say(item)
+                if self._ended is not None:
+                    return
+        finally:
+            with self._lock:  # nothing is written after the body's end
+                self._ended = self._ended or _END
