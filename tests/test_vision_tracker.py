@@ -24,6 +24,7 @@ from companion.vision.recognise import Observation, Recogniser
 from companion.vision.tracker import (
     FIT_SEA,
     GLARE,
+    PIECE_SEA,
     RING_SEA,
     SEA_MISFIT,
     WASHED,
@@ -1155,13 +1156,14 @@ def test_sea_around_people_on_a_tile_in_a_lamps_reflection_does_not_name_it_sunk
     assert [(v.kind, v.tile) for v in verdicts] == [("question", lit)]
 
 
-def blue_people(frames: list[np.ndarray], h: int) -> None:
-    """Paint people standing on hex `h`, those in the middle the blue of the sea beside it and
-    red ones around them: the hex reads as sea over less than half of its samples."""
+def blue_people(frames: list[np.ndarray], h: int, blue: float = 0.4) -> None:
+    """Paint people standing on hex `h`, those in the middle (out to `blue` hex units) the blue
+    of the sea beside it and red ones around them: at 0.4 the hex reads as sea over less than
+    half of its samples, at 0.5 over more."""
     registration = recogniser().register(frames[-1])
     beside = min(geometry.PERMANENT_SEA, key=lambda s: apart(s, h))
     x, y = registration.to_image(np.array([geometry.centre(beside)]))[0]
-    for radius, colour in ((0.6, (40, 40, 200)), (0.4, None)):
+    for radius, colour in ((0.6, (40, 40, 200)), (blue, None)):
         outline = registration.to_image(geometry.outline(*geometry.centre(h), radius))
         for f in frames:
             sea = f[int(y), int(x)].astype(int).tolist()
@@ -1182,6 +1184,29 @@ def test_people_the_seas_blue_on_a_tile_that_may_not_sink_are_no_board_differing
     tracker.recogniser.forget()
     tracker.expect(land(tiles), synth.legal_sinks(tiles))
     assert [tracker.observe(f) for f in frames] == [None] * len(frames)
+
+
+def test_people_the_seas_blue_over_most_of_a_tile_are_no_board_differing_where_its_ring_shows() -> (
+    None
+):
+    """B-20's out of sync asks for plain sea, and plain sea shows to the hex's border: people
+    the blue of the sea crowding a tile that may not sink read as sea over more than half of
+    its disc, but a tile fills its hex, and along its ring the tile shows. A candidate plainly
+    gone meanwhile is named (held-out games: a forest under three blue people made the board
+    differ from the game as the tile beside it sank)."""
+    tiles, _, _ = table()
+    tracker = tracker_at_rest(tiles)
+    gone = sorted(tracker._land_seen & set(synth.legal_sinks(tiles)))[0]
+    kept = max(
+        (h for h in tracker._land_seen - set(synth.legal_sinks(tiles)) if tiles[h] == "forest"),
+        key=lambda h: apart(h, gone),
+    )
+    frames = scene_frames(after_sinking(tiles, gone), seed=11, over=gone)
+    blue_people(frames, kept, blue=0.5)
+    seen = [recogniser().observe(f).hexes[kept] for f in frames[2:]]
+    assert all(v.label == "sea" and v.sea_share > PIECE_SEA and v.rim < RING_SEA for v in seen)
+    verdicts = [v for v in (tracker.observe(f) for f in frames) if v is not None]
+    assert [(v.kind, v.tile) for v in verdicts] == [("sunk", gone)]
 
 
 def test_a_tile_gone_in_a_hard_shadow_is_named_by_the_colour_the_shadow_leaves() -> None:

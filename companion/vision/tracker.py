@@ -88,7 +88,9 @@ RING_SEA = 0.25
 hex's border) that must look like sea, on most frames at rest and out of glare, for a
 candidate covered by pieces to show the sea its tile left: a tile fills its hex, so under
 people its ring shows the tile or the people; a piece standing where it sank covers the disc
-but leaves sea along most of the ring."""
+but leaves sea along most of the ring. Sea read on a hex is plain (`PLAIN`) only where its
+ring shows this much on most frames too: people the sea's blue crowding a tile's middle leave
+the tile along its ring."""
 
 FIT_SEA = math.log(4)
 """In a lamp's reflection (`GLARE`), the least `HexVerdict.sea_fit` for a frame to show the
@@ -421,10 +423,15 @@ class Tracker:
         # covers the rest, it is clear at most (people the sea's blue on a forest read as sea
         # over a third to a half of it, and the board was said to differ from the game, or a
         # tile plainly gone was asked about against it). A tile gone under a piece shows less
-        # sea than that too, and is named from the sea around the piece, never plainly.
+        # sea than that too, and is named from the sea around the piece, never plainly. And
+        # out to the hex's border, along its ring, on most frames: a tile fills its hex, so
+        # people crowding its middle leave it showing there however much of the disc their
+        # blue covers (held-out games at 640×480: a forest under three blue people read as
+        # sea over 0.50 to 0.62 of its disc and 0.08 to 0.17 of its ring, and the board was
+        # said to differ as the tile beside it sank, whose ring showed 0.67 to 0.88).
         share = self._sea_share / frames
         for h in geometry.LAND:
-            if share[_ROW[h]] <= PIECE_SEA:
+            if share[_ROW[h]] <= PIECE_SEA or 2 * self._ring_sea[_ROW[h]] <= frames:
                 score[h] = min(score[h], (SURE + PLAIN) / 2)
         # A candidate covered by a piece shows too little of itself to read, but the sea
         # showing around that piece on every frame at rest says its tile is gone: a tile,
