@@ -324,6 +324,11 @@ class Tracker:
         self._evidence[:] = 0.0
         self._weight[:] = 0.0
 
+    def _in_glare_still(self, h: int, frames: int) -> bool:
+        """Whether h showed its tile's colour under the white through the last rest
+        (`_tile_in_glare`) and lies in the reflection on every frame of this one."""
+        return h in self._tile_in_glare and self._glared[_ROW[h]] >= frames
+
     def observe_at_rest(
         self, frame: np.ndarray | Frame, still: Stillness
     ) -> tuple[bool, Verdict | None]:
@@ -496,9 +501,7 @@ class Tracker:
         # island asked about such tiles when the white spoilt two frames of three).
         fitting = [h for h, n in fit.items() if n > 0]
         weak = all(score[h] <= LOW for h in self.candidates)
-        changed_there = [
-            h for h in fitting if h in self._tile_in_glare and self._glared[_ROW[h]] >= frames
-        ]
+        changed_there = [h for h in fitting if self._in_glare_still(h, frames)]
         if (
             self._settled
             and weak
@@ -614,11 +617,7 @@ class Tracker:
         # showed its tile's colour under the white at the last rest and the sea's now (on
         # most frames, `FIT_SEA`) changed there as much as a hand's path does (the renderer's
         # games with a lamp over the island asked about it against people moved elsewhere).
-        taken = (
-            best in self._tile_in_glare
-            and self._glared[_ROW[best]] >= frames
-            and 2 * self._fit_sea[_ROW[best]] > frames
-        )
+        taken = self._in_glare_still(best, frames) and 2 * self._fit_sea[_ROW[best]] > frames
         elsewhere = (
             [h for h in touched if h != best and score[h] > -PLAIN]
             if best not in touched and not taken
