@@ -207,8 +207,10 @@ def _first_moves(s: State, out: list[Action]) -> None:
                 continue  # B-28: none of that kind on the board, nothing to move
             if dive:  # D-4: it dives to any unoccupied sea space
                 out.extend(("creature", c, h) for h in vacant)
-            else:
-                steps_of(s, c, out)
+            else:  # `steps_of`, without a call for each creature
+                at = s.c_pos[c]
+                for h in board.PICKED[at][s.sea_near[at]]:
+                    out.append(("creature", c, h))
             if kind == "squid":  # staying put counts as its move
                 out.append(("creature", c, s.c_pos[c]))
             if kind == "dolphin":  # D-9: or it turns to another swimmer where it is
