@@ -18,7 +18,7 @@ from . import board, chance, hand, pieces, scoring, spinner, squid
 from .data import DIE_FACES, DIVE_DISTANCES, DIVE_KINDS, STEPS, WILD
 from .errors import IllegalAction
 from .events import Event, Events
-from .state import CHANCE, CREATURE_KINDS, OFF, Action, State, person_name
+from .state import CHANCE, CREATURE_KINDS, OF_KIND, OFF, Action, State, person_name
 
 FACES = tuple(sorted(set(DIE_FACES)))
 DIVES = tuple((k, d) for k in DIVE_KINDS for d in sorted(set(DIVE_DISTANCES)))
@@ -202,11 +202,15 @@ def _first_moves(s: State, out: list[Action]) -> None:
     for kind in BY_NAME:
         if kind not in kinds:
             continue
-        for c in s.on_board(kind):  # B-28: none of that kind, nothing to move
+        for c in OF_KIND[kind]:
+            if s.c_pos[c] == OFF:
+                continue  # B-28: none of that kind on the board, nothing to move
             if dive:  # D-4: it dives to any unoccupied sea space
                 out.extend(("creature", c, h) for h in vacant)
-            else:
-                steps_of(s, c, out)
+            else:  # `steps_of`, without a call for each creature
+                at = s.c_pos[c]
+                for h in board.PICKED[at][s.sea_near[at]]:
+                    out.append(("creature", c, h))
             if kind == "squid":  # staying put counts as its move
                 out.append(("creature", c, s.c_pos[c]))
             if kind == "dolphin":  # D-9: or it turns to another swimmer where it is

@@ -378,7 +378,9 @@ class Game:
                 if sample is not None:
                     action = sample(s, draw)
                 else:
-                    action = chance.choose(draw, self.legal_actions() if legal is None else legal)
+                    if legal is None:
+                        legal = self.legal_actions()
+                    action = legal[int(draw() * len(legal))]  # `chance.choose`, without a call
                 decisions += 1
             PHASES[s.phase][1](s, action, None)
             self._settle(None)

@@ -298,9 +298,9 @@ class State:
     def recontrol(self, b: int) -> None:
         """Keep `sailable` in step after boat b came onto the board, left it, or someone boarded
         or left it."""
-        on = self.b_pos[b] != OFF
+        seats = self.controllers(b) if self.b_pos[b] != OFF else ()
         for seat, boats in enumerate(self.sailable):
-            if on and self.controls(seat, b):
+            if seat in seats:
                 if b not in boats:
                     insort(boats, b)
             elif b in boats:
