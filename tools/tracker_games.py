@@ -101,55 +101,69 @@ class Replay:
         part.write_bytes(shot.jpeg)
         part.replace(path)  # whole or absent, even with two runs at once
 
+    def _save_index(self) -> None:
+        if self.directory is not None and self.index is not None:
+            self.directory.mkdir(parents=True, exist_ok=True)
+            part = self.directory / f"index.{os.getpid()}.part"
+            part.write_text(json.dumps(self.index))
+            part.replace(self.directory / "index.json")
+
+    def _kept(self, k: int, bias: float) -> bench.GamePhoto | None:
+        """Frame `k` as kept at `bias`, or None."""
+        index = self.index
+        if index is None or k >= len(index["sunk"]) or self.directory is None:
+            return None
+        path = self._file(k, bias)
+        if not path.exists():
+            return None
+        state = {int(h): t for h, t in index["tiles"].items()}
+        for s in index["sunk"][: k + 1]:
+            if s is not None:
+                state[s] = "sea"
+        jpeg = path.read_bytes()
+        image = np.asarray(cv2.imdecode(np.frombuffer(jpeg, np.uint8), cv2.IMREAD_COLOR))
+        return index["sunk"][k], state, synth.Shot(image, synth.Truth(state, mode=MODE), jpeg=jpeg)
+
     def __call__(self, controls: synth.Controls) -> Iterator[bench.GamePhoto]:
         markers = load_markers()
         own = synth.Controls()  # the rendering game's, set to each photo's bias
         live: Iterator[bench.GamePhoto] | None = None
         at = 0  # the live game's next frame
-        biases: list[float] = []  # each frame's bias as taken
-        sunk_of: list[int | None] = []
-        tiles: dict[int, str] | None = None
+        biases: list[float] = []  # each frame's bias as it was taken
         k = 0
         while True:
             bias = controls.exposure_bias
             index = self.index
-            if index is not None and k >= len(index["sunk"]):
+            if index is not None and index.get("complete", True) and k >= len(index["sunk"]):
                 return
-            if index is not None and self._file(k, bias).exists():
-                sunk = index["sunk"][k]
-                state = {int(h): t for h, t in index["tiles"].items()}
-                for s in index["sunk"][: k + 1]:
-                    if s is not None:
-                        state[s] = "sea"
-                jpeg = self._file(k, bias).read_bytes()
-                image = np.asarray(cv2.imdecode(np.frombuffer(jpeg, np.uint8), cv2.IMREAD_COLOR))
-                photo = synth.Shot(image, synth.Truth(state, mode=MODE), jpeg=jpeg)
-                item: bench.GamePhoto | None = (sunk, state, photo)
-            else:
+            item = self._kept(k, bias)
+            if item is None:
                 if live is None or at > k:
                     live = synth.game(
                         self.seed, MODE, self.size, bench.STILL_FRAMES, markers,
                         bench.HAND_FRAMES, own,
                     )  # fmt: skip
                     at = 0
-                while at < k:  # the photos before it, as they were taken
+                while at < k:  # the photos before it, at the biases they were taken
                     own.exposure_bias = biases[at]
                     self._keep(at, biases[at], next(live)[2])
                     at += 1
                 own.exposure_bias = bias
                 item = next(live, None)
                 at += 1
+                if index is None:
+                    tiles = {} if item is None else {str(h): t for h, t in item[1].items()}
+                    index = self.index = {"tiles": tiles, "sunk": [], "complete": False}
                 if item is None:
-                    if index is None and self.directory is not None and tiles is not None:
-                        record = {"tiles": {str(h): t for h, t in tiles.items()}, "sunk": sunk_of}
-                        (self.directory / "index.json").write_text(json.dumps(record))
-                        self.index = record
+                    if not index.get("complete", True):
+                        index["complete"] = True
+                        self._save_index()
                     return
                 self._keep(k, bias, item[2])
-                if k == 0:
-                    tiles = dict(item[1])
+                if k == len(index["sunk"]):
+                    index["sunk"].append(item[0])
+                    self._save_index()
             biases.append(bias)
-            sunk_of.append(item[0])
             yield item
             k += 1
 
