@@ -208,6 +208,18 @@ def play(game: Game, cache: Path | None, turns: int | None = None) -> dict[str, 
     }  # fmt: skip
 
 
+def cause_of(note: dict[str, Any]) -> str:
+    """A note's cause for the tally: the outcome, the question's reason, how the sunk tile
+    looked (``asked: several unread / sunk tile glare``)."""
+    reason, _, looks = note["cause"].rpartition(": ")
+    sunk = [part.split()[-1] for part in looks.split(", ") if "*" in part]
+    if note["outcome"] == "wrong":
+        named = note["cause"].startswith("named")
+        reason = "named another tile" if named else note["cause"]
+    look = f" / sunk tile {sunk[0]}" if sunk else ""
+    return f"{note['outcome']}: {reason or note['cause']}{look}"
+
+
 def figures(rows: list[dict[str, Any]]) -> str:
     right, asked, wrong = (sum(r[k] for r in rows) for k in ("right", "asked", "wrong"))
     turns = right + asked + wrong
@@ -251,7 +263,7 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"{name} {r['seed']} {r['width']}: {figures([r])}")
                 for n in r["notes"]:
                     print(f"    turn {n['turn']} {n['tile']} {n['outcome']}: {n['cause']}")
-                    causes[f"{n['outcome']}: {n['cause'].split(':')[0]}"] += 1
+                    causes[cause_of(n)] += 1
         print(f"{name} ({len(mine)} games): {figures(mine)}")
     if causes:
         print("causes:")
