@@ -1021,6 +1021,58 @@ def test_a_tile_gone_in_a_lamps_reflection_is_named_though_the_hand_seemed_to_wi
     assert verdicts(observed) == [("question", gone)]
 
 
+def test_two_candidates_showing_the_seas_colour_under_a_lamps_white_make_a_question() -> None:
+    """B-21: a lamp's reflection lies over two candidates. One left: its colour under the
+    white is the sea's on every frame at rest. The other is still there, but shows the sea's
+    colour under the white on every frame too, and reads as sea in the reflection besides (a
+    read capped at clear, `GLARE_SEA`: the white hides how much). Neither is more the sea than
+    the other, and the hand was seen over neither: a question naming both, not the one read as
+    sea named sunk (the renderer's dev game 3106 at 640×480 named it, and the other had left).
+    With only the one read as sea showing the sea's colour, it is named."""
+    tiles, _, _ = table()
+    gone = sorted(synth.legal_sinks(tiles))[0]
+    rival = max(synth.legal_sinks(tiles), key=lambda h: apart(h, gone))
+    far = max(geometry.PERMANENT_SEA, key=lambda h: min(apart(h, gone), apart(h, rival)))
+    before, frames = lamp_over(gone)
+    recogniser().forget()
+    observed = [recogniser().observe(f) for f in before + frames[2:]]  # no hand in view
+    row = {h: k for k, h in enumerate(geometry.HEXES)}
+    last = observed[len(before) - 1].median
+    assert last is not None
+    for k in range(len(before), len(observed)):
+        median = last.copy()  # only something on the far sea moved: no hand over a candidate
+        median[row[far]] += 1.0
+        v = observed[k].hexes[rival]
+        v = dataclasses.replace(
+            v,
+            label="sea",
+            probabilities={t: 0.997 if t == "sea" else 0.001 for t in v.probabilities},
+            agreement=0.6,
+            sea_share=0.6,
+            glare=2 * GLARE,
+            sea_fit=2 * FIT_SEA,
+        )
+        w = dataclasses.replace(observed[k].hexes[gone], sea_fit=2 * FIT_SEA)
+        observed[k] = dataclasses.replace(
+            observed[k], median=median, hexes={**observed[k].hexes, rival: v, gone: w}
+        )
+
+    def verdicts(observations: list[Observation]) -> list[Verdict]:
+        tracker = Tracker(Replayed(observations), stable_frames=3)
+        tracker.expect(land(tiles), synth.legal_sinks(tiles))
+        out = [tracker.observe(f) for f in before + frames[2:]]
+        assert tracker._touched == {far}
+        return [v for v in out if v is not None]
+
+    (verdict,) = verdicts(observed)
+    assert (verdict.kind, {verdict.tile, *verdict.alternatives}) == ("question", {gone, rival})
+    assert verdict.reason == "several gone"
+    for k in range(len(before), len(observed)):  # the tile gone shows nothing of the sea
+        w = dataclasses.replace(observed[k].hexes[gone], sea_fit=0.0)
+        observed[k] = dataclasses.replace(observed[k], hexes={**observed[k].hexes, gone: w})
+    assert [(v.kind, v.tile) for v in verdicts(observed)] == [("sunk", rival)]
+
+
 def test_a_tile_gone_in_a_lamps_reflection_is_named_by_one_frame_where_its_tile_showed_before() -> (
     None
 ):

@@ -583,6 +583,13 @@ class Tracker:
             suspects = []  # a tile leaves the board in a hand: without motion, noise
         elif ranked and score[ranked[0]] > LOW:
             suspects = [h for h in ranked if score[h] > LOW]
+            # In a lamp's reflection sea read is capped at clear (`GLARE_SEA`): no more than
+            # the sea's colour under the white on every frame at rest (`washed`) says. Two
+            # candidates so (two washed, one of them read as sea in the reflection too) are
+            # two tiles that may have left, as with two washed alone (the renderer's dev game
+            # 3106 at 640×480 named the one read as sea, and the other had left).
+            if len(washed) > 1 and self._glared[_ROW[suspects[0]]] >= frames:
+                suspects += [h for h in ranked if h in washed and h not in suspects]
         else:
             # No candidate looks like sea: a candidate seen plainly at the last rest that
             # cannot be read as its tile now (glare on the sea where it lay, people on it), or
