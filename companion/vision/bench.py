@@ -296,10 +296,9 @@ def play(
         nonlocal first, spurious
         if first is None or spurious or first.kind not in ("sunk", "question"):
             tally.wrong += 1
-            if first is None or first.kind not in ("sunk", "question"):
-                said = f"said {first.kind}" if first else "said nothing"
-            else:
-                said = f"then said {spurious.kind if spurious else ''}"
+            said = f"said {what(first)}" if first else "said nothing"
+            if spurious is not None:  # at setup, or after the turn's first verdict
+                said += f", and also {what(spurious)}"
             note(turns, "wrong", said)
         elif first.kind == "question":
             tally.asked += 1
@@ -313,6 +312,10 @@ def play(
         if first is None:  # nothing proposed: people tell the game by hand
             tracker.expect(_land(shown), synth.legal_sinks(shown))
         first, spurious = None, None
+
+    def what(verdict: Verdict) -> str:
+        tile = "" if verdict.tile is None else f" {board.name(verdict.tile)}"
+        return f"{verdict.kind}{tile}"
 
     def note(n: int, outcome: str, why: str) -> None:
         tally.notes.append(TurnNote(n, turn if turn is not None else -1, outcome, why))
