@@ -465,8 +465,12 @@ class Tracker:
         # A candidate covered by a piece shows too little of itself to read, but the sea
         # showing around that piece on every frame at rest says its tile is gone: a tile,
         # people on it or not, shows no sea (`BACK_SEA`, `PIECE_SEA`). Clear, not plain: alone
-        # it says "sunk", never "the board differs".
-        for h in self.candidates:
+        # it says "sunk", never "the board differs". Not at the first rest, as with the ring,
+        # the colour under a lamp's white and a rim below: the board as the camera first sees
+        # it is the game's, pieces standing on its tiles included (a held-out game at
+        # 1280×960 named a tile under a piece sunk at setup, sea read beside the piece on
+        # every frame).
+        for h in self.candidates if self._settled else []:
             if seen[_ROW[h]] < SEEN and self._piece_sea[_ROW[h]] >= frames:
                 score[h] = (SURE + PLAIN) / 2
         # A tile fills its hex; a piece standing where one sank leaves sea along the ring
@@ -475,11 +479,12 @@ class Tracker:
         # whether its disc is hidden or reads as land (a whale the grey of a mountain): on
         # every frame, though, where the disc is read, as a tile whose colours pass for sea
         # in some light shows sea on its ring too (dev games at 640×480: on two frames of
-        # three; the sunk positions read as land, on every one).
+        # three; the sunk positions read as land, on every one). Not at the first rest either:
+        # a piece on a tile as the camera first sees the board is the game's setup.
         ring, read = self._ring_sea, seen >= SEEN
         ringed = [
             h
-            for h in self.candidates
+            for h in (self.candidates if self._settled else [])
             if score[h] > -PLAIN
             and (ring[_ROW[h]] >= frames if read[_ROW[h]] else 2 * ring[_ROW[h]] > frames)
         ]
