@@ -373,6 +373,20 @@ def test_doctor_fails_a_missing_corrupt_or_foreign_calibration_and_says_what_to_
     assert path.read_text(encoding="utf-8") == data  # the doctor only looks
 
 
+def boat_over(gone: int) -> list[np.ndarray]:
+    """Photos of a hand over `gone`, its tile gone, then of the board at rest: a boat covers
+    most of the position's sampled disc, the sea showing around it (a quarter of the samples)."""
+    tiles, _, _ = table()
+    frames = scene_frames(after_sinking(tiles, gone), seed=11, over=gone)
+    registration = recogniser().register(frames[-1])
+    boat = registration.to_image(geometry.outline(*geometry.centre(gone), 0.5))
+    for f in frames:
+        cv2.fillConvexPoly(f, np.round(boat).astype(np.int32), (40, 70, 110))
+    seen = recogniser().observe(frames[-1]).positions[gone]
+    assert seen.hidden and 0.2 < seen.sea_share < 0.5
+    return frames
+
+
 def test_a_piece_on_the_sunk_position_with_sea_around_it_is_sunk_not_a_question() -> None:
     """B-21: a creature or a boat stands where the tile left. It covers most of the sampled
     disc, so the hex cannot be read (hidden), but sea shows around it on every frame at rest
@@ -381,13 +395,7 @@ def test_a_piece_on_the_sunk_position_with_sea_around_it_is_sunk_not_a_question(
     tiles, _, _ = table()
     tracker = tracker_at_rest(tiles)
     gone = synth.legal_sinks(tiles)[0]
-    frames = scene_frames(after_sinking(tiles, gone), seed=11, over=gone)
-    registration = recogniser().register(frames[-1])
-    boat = registration.to_image(geometry.outline(*geometry.centre(gone), 0.5))
-    for f in frames:
-        cv2.fillConvexPoly(f, np.round(boat).astype(np.int32), (40, 70, 110))
-    seen = recogniser().observe(frames[-1]).positions[gone]
-    assert seen.hidden and 0.2 < seen.sea_share < 0.5
+    frames = boat_over(gone)
     verdicts = [v for v in (tracker.observe(f) for f in frames) if v is not None]
     assert [(v.kind, v.tile) for v in verdicts] == [("sunk", gone)]
 
@@ -864,6 +872,19 @@ def test_two_candidates_unread_after_a_hand_are_asked_about_not_passed_over() ->
     assert {verdicts[0].tile, *verdicts[0].alternatives} == {a, b}
 
 
+def first_rest_then_hand(
+    tiles: dict[int, str], frames: list[np.ndarray]
+) -> list[tuple[str, int | None]]:
+    """A new tracker, the game at setup (`tiles`), shown `frames`' photos at rest (the last
+    four) as the camera first sees the board, then all of them (a hand, then at rest): what it
+    said after the hand (kind and tile), having said nothing at the first rest."""
+    tracker = Tracker(recogniser(), stable_frames=3)
+    tracker.recogniser.forget()
+    tracker.expect(land(tiles), synth.legal_sinks(tiles))
+    assert [tracker.observe(f) for f in frames[-4:]] == [None] * 4
+    return [(v.kind, v.tile) for v in map(tracker.observe, frames) if v is not None]
+
+
 def test_B_2_a_rim_of_sea_as_the_camera_first_looks_names_no_tile() -> None:
     """B-2: as the camera first sees the board at rest, one candidate is covered all but a thin
     rim of what reads as sea (on a real table: a blue person standing in its own shadow on a
@@ -885,12 +906,7 @@ def test_B_2_a_rim_of_sea_as_the_camera_first_looks_names_no_tile() -> None:
         cv2.fillConvexPoly(f, blue, sea)
     seen = recogniser().observe(frames[-1]).positions[gone]
     assert seen.hidden and 0.05 < seen.sea_share < 0.2 and seen.rim < RING_SEA
-    tracker = Tracker(recogniser(), stable_frames=3)
-    tracker.recogniser.forget()
-    tracker.expect(land(tiles), synth.legal_sinks(tiles))
-    assert [tracker.observe(f) for f in frames[2:]] == [None] * 4
-    verdicts = [v for v in (tracker.observe(f) for f in frames) if v is not None]
-    assert [(v.kind, v.tile) for v in verdicts] == [("sunk", gone)]
+    assert first_rest_then_hand(tiles, frames) == [("sunk", gone)]
 
 
 @cache
@@ -1019,6 +1035,58 @@ def test_a_tile_gone_in_a_lamps_reflection_is_named_though_the_hand_seemed_to_wi
     v = dataclasses.replace(observed[1].hexes[gone], sea_fit=2 * FIT_SEA)
     observed[1] = dataclasses.replace(observed[1], hexes={**observed[1].hexes, gone: v})
     assert verdicts(observed) == [("question", gone)]
+
+
+def test_two_candidates_showing_the_seas_colour_under_a_lamps_white_make_a_question() -> None:
+    """B-21: a lamp's reflection lies over two candidates. One left: its colour under the
+    white is the sea's on every frame at rest. The other is still there, but shows the sea's
+    colour under the white on every frame too, and reads as sea in the reflection besides (a
+    read capped at clear, `GLARE_SEA`: the white hides how much). Neither is more the sea than
+    the other, and the hand was seen over neither: a question naming both, not the one read as
+    sea named sunk (the renderer's dev game 3106 at 640×480 named it, and the other had left).
+    With only the one read as sea showing the sea's colour, it is named."""
+    tiles, _, _ = table()
+    gone = sorted(synth.legal_sinks(tiles))[0]
+    rival = max(synth.legal_sinks(tiles), key=lambda h: apart(h, gone))
+    far = max(geometry.PERMANENT_SEA, key=lambda h: min(apart(h, gone), apart(h, rival)))
+    before, frames = lamp_over(gone)
+    recogniser().forget()
+    observed = [recogniser().observe(f) for f in before + frames[2:]]  # no hand in view
+    row = {h: k for k, h in enumerate(geometry.HEXES)}
+    last = observed[len(before) - 1].median
+    assert last is not None
+    for k in range(len(before), len(observed)):
+        median = last.copy()  # only something on the far sea moved: no hand over a candidate
+        median[row[far]] += 1.0
+        v = observed[k].hexes[rival]
+        v = dataclasses.replace(
+            v,
+            label="sea",
+            probabilities={t: 0.997 if t == "sea" else 0.001 for t in v.probabilities},
+            agreement=0.6,
+            sea_share=0.6,
+            glare=2 * GLARE,
+            sea_fit=2 * FIT_SEA,
+        )
+        w = dataclasses.replace(observed[k].hexes[gone], sea_fit=2 * FIT_SEA)
+        observed[k] = dataclasses.replace(
+            observed[k], median=median, hexes={**observed[k].hexes, rival: v, gone: w}
+        )
+
+    def verdicts(observations: list[Observation]) -> list[Verdict]:
+        tracker = Tracker(Replayed(observations), stable_frames=3)
+        tracker.expect(land(tiles), synth.legal_sinks(tiles))
+        out = [tracker.observe(f) for f in before + frames[2:]]
+        assert tracker._touched == {far}
+        return [v for v in out if v is not None]
+
+    (verdict,) = verdicts(observed)
+    assert (verdict.kind, {verdict.tile, *verdict.alternatives}) == ("question", {gone, rival})
+    assert verdict.reason == "several gone"
+    for k in range(len(before), len(observed)):  # the tile gone shows nothing of the sea
+        w = dataclasses.replace(observed[k].hexes[gone], sea_fit=0.0)
+        observed[k] = dataclasses.replace(observed[k], hexes={**observed[k].hexes, gone: w})
+    assert [(v.kind, v.tile) for v in verdicts(observed)] == [("sunk", rival)]
 
 
 def test_a_tile_gone_in_a_lamps_reflection_is_named_by_one_frame_where_its_tile_showed_before() -> (
@@ -1334,3 +1402,34 @@ def test_a_hex_clipped_white_that_cannot_follow_the_exposure_did_not_move() -> N
         _Reading(zeros, zeros, before, *[zeros] * 6)
     )
     assert moved == {geometry.HEXES[hand], geometry.HEXES[lamp]}
+
+
+def test_B_2_sea_beside_a_piece_as_the_camera_first_looks_names_no_tile() -> None:
+    """B-2: as the camera first sees the board at rest, a piece covers one candidate but for
+    the sea beside it on every frame (on a real table: a piece the sea's colour standing on
+    the tile). No hand was seen to take it and the board as first seen is the game's: nothing
+    is said (a held-out game at 1280×960 named such a tile sunk at setup). After a hand, the
+    same board names the tile."""
+    tiles, _, _ = table()
+    gone = synth.legal_sinks(tiles)[0]
+    frames = boat_over(gone)
+    assert first_rest_then_hand(tiles, frames) == [("sunk", gone)]
+
+
+def test_B_2_sea_along_a_pieces_ring_as_the_camera_first_looks_names_no_tile() -> None:
+    """B-2: as the camera first sees the board at rest, a piece the grey of a mountain stands
+    on one candidate, its disc read as land but not plainly and sea along its ring on every
+    frame (the verdicts of such photos put in the frames' observations). The board as first
+    seen is the game's: nothing is said. After a hand, the same board names the tile."""
+    tiles, _, _ = table()
+    gone = synth.legal_sinks(tiles)[0]
+    now = after_sinking(tiles, gone)
+    first = scene_frames(now, seed=11, over=gone, arms=0, rest=4)
+    later = scene_frames(now, seed=11, over=gone)
+    whale = {"sea": 0.05, "beach": 0.05, "forest": 0.1, "mountain": 0.8}
+    read = HexVerdict(gone, "mountain", whale, 0.5, 0.6, sea_share=0.3, rim=0.8)
+    tracker = Tracker(Replayed(reading(first, read) + reading(later, read)), stable_frames=3)
+    tracker.expect(land(tiles), synth.legal_sinks(tiles))
+    assert [tracker.observe(f) for f in first] == [None] * 4
+    verdicts = [v for v in (tracker.observe(f) for f in later) if v is not None]
+    assert [(v.kind, v.tile) for v in verdicts] == [("sunk", gone)]

@@ -34,8 +34,10 @@ correcting the phone would make it.
 
 from __future__ import annotations
 
+import functools
 import time
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
@@ -215,6 +217,21 @@ def frame_ms(size: tuple[int, int], frames: int = TIMED_FRAMES, seed: int = SEED
     return round(1000 * float(np.median(samples)), 2) if samples else float("nan")
 
 
+@dataclass(frozen=True)
+class TurnNote:
+    """A turn that did not end right: why, as far as the tracker can tell."""
+
+    turn: int
+    """1 for the first tile sunk."""
+    tile: int
+    """The hex whose tile truly sank."""
+    outcome: str
+    """``asked`` or ``wrong``."""
+    cause: str
+    """For a question, its `Verdict.reason` and how the sunk tile and the question's
+    candidates looked (`Tracker.looks`); for a wrong turn, what was said instead."""
+
+
 @dataclass
 class Turns:
     """How turns ended, as the turn figures count them (see the module's docstring)."""
@@ -222,11 +239,14 @@ class Turns:
     right: int = 0
     asked: int = 0
     wrong: int = 0
+    notes: list[TurnNote] = field(default_factory=list)
+    """The turns asked about or wrong, in order."""
 
     def add(self, other: Turns) -> None:
         self.right += other.right
         self.asked += other.asked
         self.wrong += other.wrong
+        self.notes += other.notes
 
     @property
     def turns(self) -> int:
@@ -237,19 +257,26 @@ def _land(positions: dict[int, str]) -> list[int]:
     return [h for h, t in positions.items() if t != "sea"]
 
 
+GamePhoto = tuple[int | None, dict[int, str], synth.Shot]
+"""One photo of a game as `synth.game` gives it: the hex sunk this turn, the board, the photo."""
+
+
 def play(
     seed: int,
     mode: str = "harsh",
     size: tuple[int, int] = SIZE,
     markers: MarkerLayout | None = None,
     exposure: bool = True,
+    photos: Callable[[synth.Controls], Iterator[GamePhoto]] | None = None,
 ) -> Turns:
     """One synthetic game (`synth.game`) through a `Tracker`. After each turn the game follows
     the board as it truly is, as people confirm or correct the camera's proposal. With
     `exposure`, the camera's exposure is set from each frame as the watcher sets it
     (`Exposure`); without, the camera's auto exposure alone. As in the watcher, a frame that
     shows what the last one read did is not read again, nor one with something moving in it
-    (`Stillness`, its patience that of a camera looking every half second)."""
+    (`Stillness`, its patience that of a camera looking every half second). `photos`: the
+    game's photos given the camera's controls, as `synth.game` takes them (default: rendered
+    now; `tools/tracker_games.py` replays them)."""
     markers = markers or load_markers()
     recogniser = Recogniser(markers)
     tracker = Tracker(recogniser, STABLE_FRAMES)
@@ -261,23 +288,50 @@ def play(
     shown: dict[int, str] = {}  # the board the photos show
     turn: int | None = None  # this turn's sunk hex (None while setting up)
     first: Verdict | None = None
-    spurious = False  # a verdict nobody should have been given (setup, or after the first)
+    spurious: Verdict | None = None  # one nobody should have been given (setup, after the first)
+    cause = ""  # how the first verdict's hexes looked when it was given
+    turns = 0
 
     def close() -> None:
         nonlocal first, spurious
         if first is None or spurious or first.kind not in ("sunk", "question"):
             tally.wrong += 1
+            said = f"said {what(first)}" if first else "said nothing"
+            if spurious is not None:  # at setup, or after the turn's first verdict
+                said += f", and also {what(spurious)}"
+            note(turns, "wrong", said)
         elif first.kind == "question":
             tally.asked += 1
+            note(turns, "asked", cause)
         else:
             tally.right += first.tile == turn
             tally.wrong += first.tile != turn
+            if first.tile != turn:
+                tile = board.name(first.tile) if first.tile is not None else "?"
+                note(turns, "wrong", f"named {tile} ({cause})")
         if first is None:  # nothing proposed: people tell the game by hand
             tracker.expect(_land(shown), synth.legal_sinks(shown))
-        first, spurious = None, False
+        first, spurious = None, None
 
-    photos = synth.game(seed, mode, size, STILL_FRAMES, markers, HAND_FRAMES, controls)
-    for sunk, state, shot in photos:
+    def what(verdict: Verdict) -> str:
+        tile = "" if verdict.tile is None else f" {board.name(verdict.tile)}"
+        return f"{verdict.kind}{tile}"
+
+    def note(n: int, outcome: str, why: str) -> None:
+        tally.notes.append(TurnNote(n, turn if turn is not None else -1, outcome, why))
+
+    def looked(verdict: Verdict) -> str:
+        hexes = [] if turn is None else [turn]
+        hexes += [h for h in (verdict.tile, *verdict.alternatives) if h is not None]
+        looks = ", ".join(
+            f"{board.name(h)}{'*' if h == turn else ''} {tracker.looks(h)}"
+            for h in dict.fromkeys(hexes)
+        )
+        return f"{verdict.reason}: {looks}" if verdict.reason else looks
+
+    if photos is None:
+        photos = functools.partial(synth.game, seed, mode, size, STILL_FRAMES, markers, HAND_FRAMES)
+    for sunk, state, shot in photos(controls):
         if not started:  # the game begins with the island laid
             started = True
             tracker.expect(_land(state), synth.legal_sinks(state))
@@ -291,6 +345,7 @@ def play(
             if turn is not None:
                 close()
             turn = sunk
+            turns += 1
         shown = state
         read, verdict = tracker.observe_at_rest(shot.image, still)
         if not read:
@@ -303,9 +358,9 @@ def play(
         if verdict is None:
             continue
         if turn is None or first is not None:
-            spurious = True
+            spurious = spurious or verdict
         else:
-            first = verdict
+            first, cause = verdict, looked(verdict)
             tracker.expect(_land(state), synth.legal_sinks(state))
     close()
     return tally

@@ -141,6 +141,9 @@ class Shot:
     before: np.ndarray | None = None
     """With an arm in the photo: the same board a moment earlier, before the arm came over it
     (a camera watching a table always saw the board before a hand reached in)."""
+    jpeg: bytes | None = None
+    """The photo as the camera encoded it (`image` is its decoding): kept, a game's photos can
+    be replayed without rendering them again (`tools/tracker_games.py`)."""
 
 
 # -- what lies on the board ----------------------------------------------------------------
@@ -771,10 +774,10 @@ def _expose(
     camera: Camera | None = None,
     conditions: Conditions = Conditions(),
     bias: float = 0.0,
-) -> np.ndarray:
+) -> tuple[np.ndarray, bytes]:
     """The photo the sensor makes of the scene `image` (float32 BGR, unlit) under `light`:
     the lens, blur, noise and JPEG drawn anew for each frame; `bias` the exposure
-    compensation asked of the camera (EV, `Controls`)."""
+    compensation asked of the camera (EV, `Controls`). (Its pixels, its JPEG.)"""
     gain, glare = light
     lit = image * gain
     if glare is not None:
@@ -810,7 +813,7 @@ def _expose(
     params.update(blur=round(float(sigma), 2), noise=round(float(noise_sigma), 2), jpeg=quality)
     if bias:
         params["exposure_bias"] = round(float(bias), 2)
-    return np.asarray(cv2.imdecode(jpeg, cv2.IMREAD_COLOR))
+    return np.asarray(cv2.imdecode(jpeg, cv2.IMREAD_COLOR)), jpeg.tobytes()
 
 
 # -- a real table --------------------------------------------------------------------------
@@ -1035,9 +1038,10 @@ def photo(
         params["hand"] = board.name(arm_over)
         params["under_arm"] = [board.name(h) for h in covered]
     bias = controls.exposure_bias if controls is not None else 0.0
-    out = _expose(rng, image, light, damage, params, scene.camera, conditions, bias)
+    out, jpeg = _expose(rng, image, light, damage, params, scene.camera, conditions, bias)
     t = scene.truth
-    return Shot(out, Truth(dict(t.positions), t.homography, t.hidden_marker, t.mode, params))
+    truth = Truth(dict(t.positions), t.homography, t.hidden_marker, t.mode, params)
+    return Shot(out, truth, jpeg=jpeg)
 
 
 def lighting(

@@ -152,6 +152,16 @@ its moved hexes to this."""
 MAX_BLOCKED = len(geometry.PERMANENT_SEA) // 3
 """More permanent sea hexes than this not looking like sea: an arm or a sleeve over the board."""
 
+REASONS = {
+    "several gone": "more than one candidate reads as gone",
+    "weakly gone": "the best candidate reads as gone, but not clearly",
+    "hand over another": "a candidate reads as gone, but the hand was last over another",
+    "seen tile unread": "none reads as gone; a tile seen plainly at the last rest is unread now",
+    "several unread": "none reads as gone, and candidates cannot be read",
+    "hand only": "none reads as gone, but the hand was over candidates",
+}
+"""Why a question was asked (`Verdict.reason`): which of `_decide`'s doubts it was."""
+
 _HEXES = geometry.HEXES
 _ROW = {h: k for k, h in enumerate(_HEXES)}
 
@@ -171,6 +181,8 @@ class Verdict:
     """out_of_sync: hexes where the board and the game differ."""
     detail: str = ""
     """One English sentence for logs."""
+    reason: str = ""
+    """question: why the tracker could not tell (`REASONS`), for logs and tallies."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -180,6 +192,7 @@ class Verdict:
             "confidence": round(self.confidence, 4),
             "disagree": [board.name(h) for h in self.disagree],
             "detail": self.detail,
+            "reason": self.reason,
         }
 
 
@@ -324,6 +337,17 @@ class Tracker:
         self._evidence[:] = 0.0
         self._weight[:] = 0.0
 
+    def looks(self, h: int) -> str:
+        """How land position `h` showed over the frames at rest so far: ``glare`` (in a lamp's
+        reflection on most of them), ``covered`` (a piece or a hand hid it, `SEEN`), ``read``;
+        ``-`` before any frame at rest. For logs and tallies of why the tracker asked."""
+        frames, k = self._run, _ROW[h]
+        if not frames:
+            return "-"
+        if 2 * self._glared[k] > frames:
+            return "glare"
+        return "covered" if self._weight[k] / frames < SEEN else "read"
+
     def _in_glare_still(self, h: int, frames: int) -> bool:
         """Whether h showed its tile's colour under the white through the last rest
         (`_tile_in_glare`) and lies in the reflection on every frame of this one."""
@@ -441,8 +465,12 @@ class Tracker:
         # A candidate covered by a piece shows too little of itself to read, but the sea
         # showing around that piece on every frame at rest says its tile is gone: a tile,
         # people on it or not, shows no sea (`BACK_SEA`, `PIECE_SEA`). Clear, not plain: alone
-        # it says "sunk", never "the board differs".
-        for h in self.candidates:
+        # it says "sunk", never "the board differs". Not at the first rest, as with the ring,
+        # the colour under a lamp's white and a rim below: the board as the camera first sees
+        # it is the game's, pieces standing on its tiles included (a held-out game at
+        # 1280×960 named a tile under a piece sunk at setup, sea read beside the piece on
+        # every frame).
+        for h in self.candidates if self._settled else []:
             if seen[_ROW[h]] < SEEN and self._piece_sea[_ROW[h]] >= frames:
                 score[h] = (SURE + PLAIN) / 2
         # A tile fills its hex; a piece standing where one sank leaves sea along the ring
@@ -451,11 +479,12 @@ class Tracker:
         # whether its disc is hidden or reads as land (a whale the grey of a mountain): on
         # every frame, though, where the disc is read, as a tile whose colours pass for sea
         # in some light shows sea on its ring too (dev games at 640×480: on two frames of
-        # three; the sunk positions read as land, on every one).
+        # three; the sunk positions read as land, on every one). Not at the first rest either:
+        # a piece on a tile as the camera first sees the board is the game's setup.
         ring, read = self._ring_sea, seen >= SEEN
         ringed = [
             h
-            for h in self.candidates
+            for h in (self.candidates if self._settled else [])
             if score[h] > -PLAIN
             and (ring[_ROW[h]] >= frames if read[_ROW[h]] else 2 * ring[_ROW[h]] > frames)
         ]
@@ -554,16 +583,25 @@ class Tracker:
         land_seen = frozenset(
             h for h in geometry.LAND if score[h] < -PLAIN and seen[_ROW[h]] >= 2 * SEEN
         )
+        source = "sea"  # what made the suspects: `REASONS`
         if not self._moved:
             suspects = []  # a tile leaves the board in a hand: without motion, noise
         elif ranked and score[ranked[0]] > LOW:
             suspects = [h for h in ranked if score[h] > LOW]
+            # In a lamp's reflection sea read is capped at clear (`GLARE_SEA`): no more than
+            # the sea's colour under the white on every frame at rest (`washed`) says. Two
+            # candidates so (two washed, one of them read as sea in the reflection too) are
+            # two tiles that may have left, as with two washed alone (the renderer's dev game
+            # 3106 at 640×480 named the one read as sea, and the other had left).
+            if len(washed) > 1 and self._glared[_ROW[suspects[0]]] >= frames:
+                suspects += [h for h in ranked if h in washed and h not in suspects]
         else:
             # No candidate looks like sea: a candidate seen plainly at the last rest that
             # cannot be read as its tile now (glare on the sea where it lay, people on it), or
             # the only candidate not shown plainly (the only candidate at all, too: after a
             # hand, silence would leave people to notice), may be the tile that left.
             suspects = [h for h in ranked if h in self._land_seen and score[h] > -LOW]
+            source = "seen tile unread"
             unread = [h for h in ranked if score[h] > -SURE]
             # Not at the first rest, though: no hand was seen to take a tile, and the board
             # as the camera first sees it is the game's (a tile hidden under people then, or
@@ -572,13 +610,13 @@ class Tracker:
             # a lamp's reflection that hid two candidates, the renderer's games went on
             # without a word).
             if not suspects and unread and self._settled:
-                suspects = unread
+                suspects, source = unread, "several unread"
         # Where the hand withdrew from as the board came to rest: a tile it took lay there.
         touched = [h for h in ranked if h in self._touched] if self._moved else []
         if not suspects:
             # Nothing reads as gone, but the hand was over candidates (the sea where a tile lay
             # in a hard shadow can pass for a dark tile): ask rather than stay silent.
-            suspects = touched
+            suspects, source = touched, "hand only"
         if not suspects:
             if self.out_of_sync:
                 return Verdict(
@@ -636,6 +674,10 @@ class Tracker:
             tuple(others) or tuple(elsewhere) or tuple(h for h in ranked[:2] if h != best)
         )
         self._asked = frozenset((best, *alternatives))
+        if source == "sea":
+            source = (
+                "several gone" if others else "hand over another" if elsewhere else "weakly gone"
+            )
         return Verdict(
             "question",
             best,
@@ -643,4 +685,5 @@ class Tracker:
             confidence=_sigmoid(score[best] - max(runner, 0.0)),
             detail=f"The tile at {board.name(best)} may have left the board "
             f"({score[best]:+.1f} log-odds of sea; next best {runner:+.1f}).",
+            reason=source,
         )
