@@ -465,3 +465,57 @@ def test_B_2_the_islands_colour_shift_is_measured_on_the_tiles_the_game_holds() 
     assert np.abs(land_shift(median, held, model) - true).max() < 0.1
     assert np.abs(land_shift(median, own, model) - true).max() > 0.2
     assert not land_shift(median[:2], own[:2], model).any()  # too few tiles to say
+
+
+def test_the_white_a_lamp_adds_is_taken_in_the_frames_own_white() -> None:
+    """A camera that balanced the blue board and a brown table to grey shows a lamp's
+    reflection bluish. Measured as grey, the white on a beach in it left a colour the sea's
+    fitted better than the beach's (the renderer's 'all' game, seed 2024 at 640×480: on two
+    turns a tile in the reflection passed for the sea as well as the sunk position, and the
+    phone asked); in the
+    frame's white (`sample.white`), the beach fits, and the sea under that white still fits
+    the sea. Where the island is lit in another colour than the markers, its tiles' white
+    takes that colour too (`land_shift`)."""
+    from companion.vision.classify import WASH_FIT, washed
+
+    bluish = np.array([1.0, 0.85, 0.7])
+    # a beach and the sea as the light around them shows them, under white 1.6 times that
+    beach, sea = np.array([[42.0, 59.0, 67.0]]), np.array([[44.0, 29.0, 11.0]])
+    lit_beach, lit_sea = beach + 160 * bluish, sea + 160 * bluish
+    assert washed(lit_beach, sea, beach)[1][0] >= WASH_FIT  # grey white: the sea fits better
+    white, fit, _ = washed(lit_beach, sea, beach, bluish)
+    assert fit[0] <= -WASH_FIT and white[0] == pytest.approx(160)
+    assert washed(lit_sea, sea, beach, bluish)[1][0] >= WASH_FIT
+
+
+def test_a_tile_in_a_bluish_reflection_is_not_taken_for_the_sea_under_it() -> None:
+    """A camera that balances the frame to grey tints the whole photo, a lamp's reflection on
+    the board with it (here bluish, as over a blue board and a brown table). Under grey white
+    the beach at 4.3 in the reflection fitted the sea better than itself (`sea_fit` 4.3); under
+    the white the markers' paper shows, the beach fits. Where the beach sank, the sea under
+    the same reflection still fits the sea."""
+    from companion.vision import synth
+    from companion.vision.classify import WASH_FIT
+
+    island = next(synth.islands(11, 3, "normal", (1280, 960), 3))
+    recogniser = Recogniser()
+    recogniser.calibration = recogniser.calibrate(island.setup.image, island.layout)
+    here = board.parse("4.3")
+
+    def lit(image: np.ndarray) -> np.ndarray:
+        """`image` with a lamp's reflection over 4.3, all tinted by the white balance."""
+        centre = recogniser.register(image).to_image(np.array([board.plane(*board.CELLS[here])]))
+        ys, xs = np.mgrid[0 : image.shape[0], 0 : image.shape[1]]
+        spot = 160 * np.exp(-((xs - centre[0, 0]) ** 2 + (ys - centre[0, 1]) ** 2) / 1800.0)
+        tinted = (image + spot[..., None]) * np.array([1.0, 0.85, 0.7])
+        return np.clip(tinted, 0, 255).astype(np.uint8)
+
+    recogniser.land = frozenset(geometry.LAND)
+    tile = recogniser.observe(lit(island.setup.image)).positions[here]
+    assert island.layout[here] == "beach" and tile.washed > 1.0
+    assert tile.sea_fit < WASH_FIT
+    shot = island.shots[0]
+    assert shot.truth.positions[here] == "sea"
+    recogniser.forget()
+    recogniser.land = frozenset(h for h, t in shot.truth.positions.items() if t != "sea") | {here}
+    assert recogniser.observe(lit(shot.image)).positions[here].sea_fit >= WASH_FIT

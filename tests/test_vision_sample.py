@@ -71,3 +71,50 @@ def test_the_lens_bends_points_as_opencvs_model_does(dist: tuple[float, ...]) ->
     opencv, _ = cv2.projectPoints(rays, np.zeros(3), np.zeros(3), matrix, np.array(dist))
     assert lens.distort(straight) == pytest.approx(opencv.reshape(-1, 2), abs=1e-6)
     assert lens.distort(straight.reshape(10, 20, 2)).shape == (10, 20, 2)
+
+
+def test_the_frames_white_is_the_paper_of_the_markers_in_the_direct_light() -> None:
+    """A lamp's reflection adds the colour the camera shows white light in, and the markers'
+    margins are white paper: their colour is that light's (brightest channel 1). Paper in a
+    hard shadow (bluer, lit by the rest of the room), clipped or too dark, or mostly out of
+    the frame says nothing of it; no paper left: grey."""
+    from companion.vision.sample import white
+
+    rng = np.random.default_rng(1)
+    lit = np.array([200.0, 178.0, 156.0])  # a camera's white balance left white bluish
+
+    def margin(colour: list[float] | np.ndarray) -> np.ndarray:
+        return np.asarray(colour) + rng.normal(0, 3, (32, 3))
+
+    read = np.stack(
+        [
+            margin(lit),
+            margin(0.9 * lit),
+            margin([110.0, 90.0, 72.0]),  # in a shadow: bluer, and dimmer than PAPER_LIT
+            margin([255.0, 255.0, 240.0]),  # in the lamp's reflection: clipped
+            margin([12.0, 10.0, 9.0]),  # in deep shadow
+            margin([90.0, 160.0, 220.0]),  # mostly out of the frame
+        ]
+    )
+    seen = np.ones(read.shape[:2], bool)
+    seen[5, :24] = False
+    assert white(read, seen) == pytest.approx(lit / lit.max(), abs=0.02)
+    assert np.array_equal(white(read[3:5], seen[3:5]), np.ones(3))
+
+
+def test_a_recogniser_reads_the_white_on_the_markers_margins() -> None:
+    """On a rendered photo the margins' points fall on the paper: tinting the whole photo as a
+    white balance would tints the white read by as much."""
+    from companion.vision import synth
+    from companion.vision.recognise import Recogniser
+
+    island = next(synth.islands(5, 1, "normal", (1280, 960), 1))
+    recogniser = Recogniser()
+    image = island.setup.image
+    registration = recogniser.register(image)
+    plain = recogniser.sampler.sample(image, registration.homography, registration.lens).white
+    tint = np.array([1.0, 0.85, 0.7])
+    tinted = np.clip(image * tint, 0, 255).astype(np.uint8)
+    white = recogniser.sampler.sample(tinted, registration.homography, registration.lens).white
+    assert plain.min() > 0.85  # the printed paper is white under the renderer's light
+    assert white == pytest.approx(plain * tint / (plain * tint).max(), abs=0.03)

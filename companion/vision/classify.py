@@ -117,8 +117,9 @@ class HexVerdict:
     sea_fit: float = 0.0
     """Land positions: how much better the sea than the position's own tile explains the hex's
     colour once any white is allowed on top (`washed`; log of the ratio of misfits, > 0: sea
-    fits better). What a tile in a lamp's reflection still tells: the sea is blue under any
-    white added, a beach yellow, a forest green."""
+    fits better; the tile's fit under the markers' white where that is better). What a tile
+    in a lamp's reflection still tells: the sea is blue under any white added, a beach
+    yellow, a forest green."""
     sea_misfit: float = 0.0
     """Land positions: what the sea's colour under the best gain and white leaves unexplained
     of the hex's median (`washed`), grey levels per channel (root mean square): small where
@@ -306,35 +307,43 @@ WASH_NOISE = 25.0
 
 
 def washed(
-    median: np.ndarray, sea: np.ndarray, tile: np.ndarray
+    median: np.ndarray, sea: np.ndarray, tile: np.ndarray, white: np.ndarray | None = None
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The white light at each hex, measured on the hex itself: its median colour (hexes, 3)
-    fitted as `gain · colour + white`, the colour the sea's (`sea`, (hexes, 3)) or its own
-    tile's (`tile`), both as the light around it shows them, gain among `WASH_GAINS`, white
-    ≥ 0. A clipped channel only says the fit reaches `UNCLIPPED` there. Returns (hexes,) the
-    least white that either colour needs (grey levels), the log ratio of the tile's misfit
-    to the sea's (> 0: the sea fits better), and the sea's misfit (RMS grey levels a channel)."""
+    fitted as `gain · colour + white light`, the colour the sea's (`sea`, (hexes, 3)) or its
+    own tile's (`tile`), both as the light around it shows them, gain among `WASH_GAINS`, the
+    white light ≥ 0 and of the colour `white` ((3,) or (hexes, 3), brightest channel 1:
+    `sample.white`, `_island_white`; grey when None).
+    A clipped channel only says the fit reaches `UNCLIPPED` there. Returns (hexes,) the least
+    white that either colour needs (grey levels of its brightest channel), the log ratio of
+    the tile's misfit to the sea's (> 0: the sea fits better), and the sea's misfit (RMS grey
+    levels a channel). The white's colour matters: a lamp's reflection under a camera that
+    balanced the board's blue to grey is bluish, and a beach or a forest under it fitted the
+    sea under grey white better than itself (the renderer's 'all' game at 640×480)."""
+    w = np.ones(3) if white is None else white
     lit = median < UNCLIPPED
     n = lit.sum(axis=1)
-    white = np.full(len(median), np.inf)
+    ww = np.where(lit, w * w, 0.0).sum(axis=1)
+    out = np.full(len(median), np.inf)
     misfit = []
     for colour in (sea, tile):
         best = np.full(len(median), np.inf)
         need = np.zeros(len(median))
         for gain in WASH_GAINS:
             p = gain * colour
-            g = np.where(lit, median - p, 0.0).sum(axis=1) / np.maximum(n, 1)
-            g = np.where(n > 0, g, UNCLIPPED - p.min(axis=1))
+            g = np.where(lit, (median - p) * w, 0.0).sum(axis=1) / np.maximum(ww, 1e-9)
+            # every channel clipped: the least white that clips them all
+            g = np.where(n > 0, g, ((UNCLIPPED - p) / w).max(axis=1))
             g = np.maximum(g, 0.0)
-            fit = p + g[:, None]
+            fit = p + g[:, None] * w
             r = np.where(lit, median - fit, np.maximum(0.0, UNCLIPPED - fit))
             rss = (r * r).sum(axis=1)
             better = rss < best
             best, need = np.where(better, rss, best), np.where(better, g, need)
         misfit.append(best)
-        white = np.minimum(white, need)
+        out = np.minimum(out, need)
     ratio = np.log((misfit[1] + WASH_NOISE) / (misfit[0] + WASH_NOISE))
-    return white, ratio, np.sqrt(misfit[0] / 3)
+    return out, ratio, np.sqrt(misfit[0] / 3)
 
 
 HIDDEN_SHARE = 0.3
@@ -492,9 +501,11 @@ def classify(
     own = _own(samples, calibration)
     model = shifted = calibration.model
     held = np.zeros(len(samples.hexes), bool)
+    shift = np.zeros(3)
     if own is not None and land is not None:
         held = np.isin(np.array(samples.hexes), list(land))
-        shifted = model.shifted(land_shift(rel.median, np.where(held, own, -1), model))
+        shift = land_shift(rel.median, np.where(held, own, -1), model)
+        shifted = model.shifted(shift)
     sea = model.classes.index("sea")
 
     def judge(r: Relative) -> tuple[np.ndarray, np.ndarray]:
@@ -527,11 +538,22 @@ def classify(
         tiles = (own >= 0) & (own != sea)
         means = np.where(held[:, None], shifted.means[own], model.means[own])
         grey = np.exp(rel.base[tiles]) - BLACK_OFFSET
-        white, fit, misfit = washed(
+        args = (
             np.median(samples.values[tiles], axis=1),
             np.exp(rel.base[tiles] + model.means[sea]) - BLACK_OFFSET,
             np.exp(rel.base[tiles] + means[tiles]) - BLACK_OFFSET,
         )
+        white, fit, misfit = washed(*args)
+        # The white's colour is known only so well: the markers' paper shows the room's
+        # light, a lamp's reflection is the lamp's own. Grey white leaves the sea's blue
+        # under a bluish reflection (a camera that balanced the blue board to grey), the
+        # paper's takes some of it away: so the sea fits a hex as grey white says, unless
+        # under the paper's white its own tile fits better (the renderer's 'all' game at
+        # 640×480, seed 2024: a beach and a forest in a reflection passed for the sea under
+        # grey, fitted themselves under the paper's white; sunk positions there fitted the
+        # sea under both, less under the paper's).
+        paper = washed(*args, _island_white(samples.white, shift, held[tiles]))[1]
+        fit = np.where(paper > 0, fit, np.minimum(fit, paper))
         lamp = (np.zeros(len(own)), np.zeros(len(own)), np.zeros(len(own)))
         lamp[0][tiles] = white / np.maximum(grey.max(axis=1), 1.0)
         lamp[1][tiles] = fit
@@ -539,6 +561,19 @@ def classify(
     return _verdicts(
         samples, probs, explained, model.classes, own=own, glare=glare_at, rims=rims, lamp=lamp
     )
+
+
+def _island_white(white: np.ndarray, shift: np.ndarray, held: np.ndarray) -> np.ndarray:
+    """(hexes, 3) the colour of the white light at each of the positions (`held` (hexes,):
+    the game has a tile there), brightest channel 1: the frame's white (`sample.white`, the
+    paper of the markers around the board), tinted where the game's tiles are by the light's
+    colour over the island against the sea's (`land_shift`): a lamp that lights the island in
+    another colour than the sea and the markers around it also reflects in that colour (a
+    forest under warm light over the island fitted the sea under the markers' white five
+    times better than itself, the tracker's tests)."""
+    tinted = white * np.exp(shift)
+    out = np.where(held[:, None], tinted / tinted.max(), white)
+    return out
 
 
 def ring_sea(

@@ -19,7 +19,7 @@ from .lens import Lens
 from .markers import MarkerLayout
 from .markers import load as load_markers
 from .register import Measured, Registration, Steady, find, fit_found, measure
-from .sample import BLACK_OFFSET, Sampler
+from .sample import BLACK_OFFSET, Sampler, paper_points
 
 MOVED = 0.5
 """A hex whose median colour changes by more than this from one frame to the next (log units,
@@ -136,11 +136,9 @@ class Recogniser:
     ) -> None:
         self.markers = markers or load_markers()
         self.detector = MarkerDetector()
-        self.sampler = Sampler()
         self.normaliser = Normaliser()
-        self.measured: Measured | None = None
-        """Where the markers lie and how the lens bends, from the calibration or else measured
-        on the first frame whose markers allow it."""
+        self._measured: Measured | None = None
+        self.sampler = self._sampler()
         self._sea_seen: frozenset[int] = frozenset()
         """Land positions seen plainly as sea since the last calibration (or `forget`)."""
         self._last_median: np.ndarray | None = None
@@ -151,6 +149,26 @@ class Recogniser:
         """The positions the game says still hold a tile (`Tracker.expect` tells it): the
         frame's shift of the island's colours is measured on them alone. None: not known."""
         self.calibration = calibration
+
+    def _sampler(self) -> Sampler:
+        """A sampler of the hexes and of the markers' white margins where they are laid (as
+        measured, else as the sheet says)."""
+        corners = self.markers.board()
+        if self.measured is not None:
+            corners.update(self.measured.corners)
+        margin = min(self.markers.quiet_zone(m) for m in self.markers.markers)
+        return Sampler(paper=paper_points(corners, margin))
+
+    @property
+    def measured(self) -> Measured | None:
+        """Where the markers lie and how the lens bends, from the calibration or else measured
+        on the first frame whose markers allow it."""
+        return self._measured
+
+    @measured.setter
+    def measured(self, measured: Measured | None) -> None:
+        self._measured = measured
+        self.sampler = self._sampler()
 
     @property
     def calibration(self) -> Calibration | None:

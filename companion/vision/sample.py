@@ -11,7 +11,7 @@ than half of it; the share of samples near that median says how much of the hex 
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -50,7 +50,62 @@ around a piece standing there, which covers the disc but not the ring's whole le
 RING_SAMPLES = 24
 """Points on the ring, evenly spread: a piece covers a stretch of them, never the whole ring."""
 
+PAPER_SAMPLES = 8
+"""Points read along each side of a marker's white margin (`paper_points`)."""
+
+PAPER_DARK = 24.0
+"""A marker whose margin reads darker than this (grey levels, its brightest channel) is in
+too deep a shadow to tell a colour from the sensor's noise: it says nothing of the white."""
+
+PAPER_LIT = 0.8
+"""Markers whose margin reads at least this share of the brightest one's level lie in the
+room's direct light with it (a hard shadow takes a third or more away; the renderer's
+shade is bluer than the light, as a window's sky is beside a lamp)."""
+
 _LOG = np.log(np.arange(256, dtype=np.float32) + BLACK_OFFSET)
+
+
+def paper_points(corners: dict[int, np.ndarray], margin: float) -> np.ndarray:
+    """(markers, 4 · `PAPER_SAMPLES`, 2) board points (hex units) along the middle of each
+    marker's white margin, `margin` wide, from its (4, 2) black square's corners as laid:
+    halfway between the black and the table, so that a marker a little off its place, blur
+    or the camera's tilt still leave them on the paper."""
+    out = []
+    for c in corners.values():
+        middle = c.mean(axis=0)
+        side = []
+        for a, b in zip(c, np.roll(c, -1, axis=0), strict=True):
+            mid = (a + b) / 2
+            normal = (mid - middle) / max(float(np.linalg.norm(mid - middle)), 1e-9)
+            t = (np.arange(PAPER_SAMPLES) + 0.5)[:, None] / PAPER_SAMPLES
+            side.append(a + t * (b - a) + normal * margin / 2)
+        out.append(np.concatenate(side))
+    return np.array(out, np.float64).reshape(len(out), 4 * PAPER_SAMPLES, 2)
+
+
+def white(read: np.ndarray, seen: np.ndarray) -> np.ndarray:
+    """(3,) the colour in which this frame shows white light, brightest channel 1, from the
+    (markers, points, 3) margins of the markers as read (`seen`: inside the frame). The
+    paper is white, so its colour is what the camera's white balance leaves of the light on
+    it: a lamp's reflection on the board is that light too, and adds this colour, not grey (a
+    camera balancing the blue board and a brown table to grey tints every white blue). The
+    paper in the room's direct light shows it, paper in a shadow shows the other light filling
+    the shade (bluer under a window): so the median over the markers within `PAPER_LIT` of the
+    brightest, each in the frame, neither clipped (a channel at `CLIPPED` says nothing of the
+    colour) nor in deep shadow (`PAPER_DARK`). Grey when none is left."""
+    colours, levels = [], []
+    for points, inside in zip(read, seen, strict=True):
+        if inside.mean() < 0.5:
+            continue
+        colour = np.median(points[inside], axis=0)
+        if colour.max() < CLIPPED and colour.max() >= PAPER_DARK:
+            colours.append(colour / colour.max())
+            levels.append(colour.max())
+    if not colours:
+        return np.ones(3)
+    lit = np.array(levels) >= PAPER_LIT * max(levels)
+    out: np.ndarray = np.median(np.array(colours)[lit], axis=0)
+    return out / out.max()
 
 
 @dataclass(frozen=True)
@@ -73,6 +128,9 @@ class HexSamples:
     ring: np.ndarray | None = None
     """(land positions, `RING_SAMPLES`, 3) float32 BGR as read on each land position's ring
     (`RING_RADIUS`), in `geometry.LAND` order; None when not sampled."""
+    white: np.ndarray = field(default_factory=lambda: np.ones(3))
+    """(3,) the colour white light shows in this frame (`white`), brightest channel 1: grey
+    when no marker's margin was read."""
 
     @functools.cached_property
     def brightest(self) -> np.ndarray:
@@ -102,14 +160,20 @@ class HexSamples:
 class Sampler:
     """Samples the same hexes of every frame; build once, use for each frame."""
 
-    def __init__(self, hexes: tuple[int, ...] = geometry.HEXES) -> None:
+    def __init__(
+        self, hexes: tuple[int, ...] = geometry.HEXES, paper: np.ndarray | None = None
+    ) -> None:
+        """`paper`: (markers, points, 2) board points on the markers' white margins
+        (`paper_points`), read for the frame's white; None: not read (grey)."""
         self.hexes = hexes
         self.points = geometry.sample_points(hexes)
         angles = np.arange(RING_SAMPLES) * (2 * np.pi / RING_SAMPLES)
         ring = RING_RADIUS * np.stack([np.cos(angles), np.sin(angles)], axis=1)
         self.ring = geometry.centres(geometry.LAND)[:, None, :] + ring[None, :, :]
-        # the disc and the ring are read in one pass: the homography and the lens once
-        self._all = np.concatenate([self.points.reshape(-1, 2), self.ring.reshape(-1, 2)])
+        self.paper = paper
+        # the disc, the ring and the paper are read in one pass: the homography and the lens once
+        parts = [self.points.reshape(-1, 2), self.ring.reshape(-1, 2)]
+        self._all = np.concatenate(parts if paper is None else [*parts, paper.reshape(-1, 2)])
 
     def sample(
         self, frame: np.ndarray, homography: np.ndarray, lens: Lens | None = None
@@ -128,6 +192,13 @@ class Sampler:
         close = (off[..., 0] < AGREEMENT) & (off[..., 1] < AGREEMENT) & (off[..., 2] < AGREEMENT)
         low, high = _middle(off)
         spread = (1.4826 * ((low + high) * np.float32(0.5))) ** 2
+        rings = disc + self.ring.shape[0] * self.ring.shape[1]
+        light = np.ones(3)
+        if self.paper is not None:
+            shape = self.paper.shape[:2]
+            light = white(
+                read[rings:].reshape(*shape, 3).astype(np.float64), seen[rings:].reshape(shape)
+            )
         return HexSamples(
             self.hexes,
             raw.astype(np.float32),
@@ -136,7 +207,8 @@ class Sampler:
             spread,
             close.mean(axis=1),
             inside.mean(axis=1),
-            read[disc:].reshape(*self.ring.shape[:2], -1).astype(np.float32),
+            read[disc:rings].reshape(*self.ring.shape[:2], -1).astype(np.float32),
+            light,
         )
 
 
