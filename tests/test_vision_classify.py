@@ -491,9 +491,9 @@ def test_the_white_a_lamp_adds_is_taken_in_the_frames_own_white() -> None:
 def test_a_tile_in_a_bluish_reflection_is_not_taken_for_the_sea_under_it() -> None:
     """A camera that balances the frame to grey tints the whole photo, a lamp's reflection on
     the board with it (here bluish, as over a blue board and a brown table). Under grey white
-    the beach at 4.3 in the reflection fitted the sea better than itself (`sea_fit` 4.3); under
-    the white the markers' paper shows, the beach fits. Where the beach sank, the sea under
-    the same reflection still fits the sea."""
+    the beach at 4.3 in the reflection fitted the sea better than itself (`sea_fit` 4.3 with
+    this tint); under the white the markers' paper shows, the beach fits clearly better
+    (`WASH_FIT`). Where the beach sank, the sea under the same reflection still fits the sea."""
     from companion.vision import synth
     from companion.vision.classify import WASH_FIT
 
@@ -507,7 +507,7 @@ def test_a_tile_in_a_bluish_reflection_is_not_taken_for_the_sea_under_it() -> No
         centre = recogniser.register(image).to_image(np.array([board.plane(*board.CELLS[here])]))
         ys, xs = np.mgrid[0 : image.shape[0], 0 : image.shape[1]]
         spot = 160 * np.exp(-((xs - centre[0, 0]) ** 2 + (ys - centre[0, 1]) ** 2) / 1800.0)
-        tinted = (image + spot[..., None]) * np.array([1.0, 0.85, 0.7])
+        tinted = (image + spot[..., None]) * np.array([1.0, 0.8, 0.65])
         return np.clip(tinted, 0, 255).astype(np.uint8)
 
     recogniser.land = frozenset(geometry.LAND)

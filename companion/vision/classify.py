@@ -548,12 +548,14 @@ def classify(
         # light, a lamp's reflection is the lamp's own. Grey white leaves the sea's blue
         # under a bluish reflection (a camera that balanced the blue board to grey), the
         # paper's takes some of it away: so the sea fits a hex as grey white says, unless
-        # under the paper's white its own tile fits better (the renderer's 'all' game at
-        # 640×480, seed 2024: a beach and a forest in a reflection passed for the sea under
-        # grey, fitted themselves under the paper's white; sunk positions there fitted the
-        # sea under both, less under the paper's).
+        # under the paper's white its own tile fits clearly better, by `WASH_FIT` as the
+        # tracker asks of a candidate in glare (the renderer's 'all' game at 640×480, seed
+        # 2024: a beach and a forest in a reflection passed for the sea under grey, fitted
+        # themselves under the paper's white; a sunk position in the brightest of a
+        # reflection fitted its old tile there a little better, so any margin at all turned
+        # right turns into questions).
         paper = washed(*args, _island_white(samples.white, shift, held[tiles]))[1]
-        fit = np.where(paper > 0, fit, np.minimum(fit, paper))
+        fit = np.where(paper <= -WASH_FIT, np.minimum(fit, paper), fit)
         lamp = (np.zeros(len(own)), np.zeros(len(own)), np.zeros(len(own)))
         lamp[0][tiles] = white / np.maximum(grey.max(axis=1), 1.0)
         lamp[1][tiles] = fit
@@ -572,7 +574,7 @@ def _island_white(white: np.ndarray, shift: np.ndarray, held: np.ndarray) -> np.
     forest under warm light over the island fitted the sea under the markers' white five
     times better than itself, the tracker's tests)."""
     tinted = white * np.exp(shift)
-    out = np.where(held[:, None], tinted / tinted.max(), white)
+    out: np.ndarray = np.where(held[:, None], tinted / tinted.max(), white)
     return out
 
 
