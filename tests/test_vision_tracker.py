@@ -929,6 +929,22 @@ def lamp_over(gone: int) -> tuple[list[np.ndarray], list[np.ndarray]]:
     return lit(tiles, 1), lit(after_sinking(tiles, gone), 2, gone)
 
 
+def only_moved(before: list[np.ndarray], frames: list[np.ndarray], moved: int) -> list[Observation]:
+    """`before` and `frames` after the hand (none in view) as observed, where after the rest
+    only hex `moved` changed from the last frame before it: what the motion test sees when a
+    lamp's white hides a tile's going."""
+    recogniser().forget()
+    observed = [recogniser().observe(f) for f in before + frames[2:]]
+    last = observed[len(before) - 1].median
+    assert last is not None
+    k = geometry.HEXES.index(moved)
+    for n in range(len(before), len(observed)):
+        median = last.copy()
+        median[k] += 1.0
+        observed[n] = dataclasses.replace(observed[n], median=median)
+    return observed
+
+
 def test_a_tile_gone_in_the_middle_of_a_lamps_reflection_is_named_by_the_colour_left() -> None:
     """B-21: a lamp hangs where the board mirrors it into the camera over a candidate (the
     renderer's lamp, `synth.Lamp`). The sea around shows little of the reflection's middle,
@@ -1009,19 +1025,11 @@ def test_a_tile_gone_in_a_lamps_reflection_is_named_though_the_hand_seemed_to_wi
     gone = sorted(synth.legal_sinks(tiles))[0]
     rival = max(synth.legal_sinks(tiles), key=lambda h: apart(h, gone))
     before, frames = lamp_over(gone)
-    recogniser().forget()
-    observed = [recogniser().observe(f) for f in before + frames[2:]]  # no hand in view
-    row = {h: k for k, h in enumerate(geometry.HEXES)}
-    last = observed[len(before) - 1].median
-    assert last is not None
+    # only the people moved on the rival show as motion; the white hid the tile's going
+    observed = only_moved(before, frames, rival)
     for k in range(len(before), len(observed)):
-        # only the people moved on the rival show as motion; the white hid the tile's going
-        median = last.copy()
-        median[row[rival]] += 1.0
         v = dataclasses.replace(observed[k].hexes[rival], label="hidden")
-        observed[k] = dataclasses.replace(
-            observed[k], median=median, hexes={**observed[k].hexes, rival: v}
-        )
+        observed[k] = dataclasses.replace(observed[k], hexes={**observed[k].hexes, rival: v})
 
     def verdicts(observations: list[Observation]) -> list[tuple[str, int | None]]:
         tracker = Tracker(Replayed(observations), stable_frames=3)
@@ -1050,14 +1058,8 @@ def test_two_candidates_showing_the_seas_colour_under_a_lamps_white_make_a_quest
     rival = max(synth.legal_sinks(tiles), key=lambda h: apart(h, gone))
     far = max(geometry.PERMANENT_SEA, key=lambda h: min(apart(h, gone), apart(h, rival)))
     before, frames = lamp_over(gone)
-    recogniser().forget()
-    observed = [recogniser().observe(f) for f in before + frames[2:]]  # no hand in view
-    row = {h: k for k, h in enumerate(geometry.HEXES)}
-    last = observed[len(before) - 1].median
-    assert last is not None
+    observed = only_moved(before, frames, far)  # no hand over a candidate
     for k in range(len(before), len(observed)):
-        median = last.copy()  # only something on the far sea moved: no hand over a candidate
-        median[row[far]] += 1.0
         v = observed[k].hexes[rival]
         v = dataclasses.replace(
             v,
@@ -1070,7 +1072,7 @@ def test_two_candidates_showing_the_seas_colour_under_a_lamps_white_make_a_quest
         )
         w = dataclasses.replace(observed[k].hexes[gone], sea_fit=2 * FIT_SEA)
         observed[k] = dataclasses.replace(
-            observed[k], median=median, hexes={**observed[k].hexes, rival: v, gone: w}
+            observed[k], hexes={**observed[k].hexes, rival: v, gone: w}
         )
 
     def verdicts(observations: list[Observation]) -> list[Verdict]:
