@@ -1530,3 +1530,28 @@ def test_a_tile_seen_plainly_that_shows_the_seas_colour_in_a_reflection_now_was_
 
     assert verdicts(1.0) == [("sunk", gone)]
     assert verdicts(0.5) == [("question", gone)]
+
+
+def test_the_one_candidate_unread_whose_colour_is_the_seas_on_every_frame_is_sunk() -> None:
+    """B-22: a piece stands where a tile left, out of any reflection, hiding the position and
+    leaving no sea in view around it; the other candidates show their tiles. Its colour fits
+    the sea's far better than its tile's on every frame at rest, though the sea's colour leaves
+    much of it unexplained (`SEA_MISFIT`: the piece tints it): the one candidate not showing
+    its tile, and what shows is the sea's, so it is named. A question where the colour was the
+    sea's on two frames of three."""
+    tiles, gone, _, before, frames, seen = lamp_and_rival()
+    rest = range(len(before) + 2, len(seen))
+
+    def verdicts(fitting: tuple[int, ...]) -> list[Verdict]:
+        observed = list(seen)
+        for n, k in enumerate(rest):
+            retouch(observed, k, gone, label="hidden", agreement=0.1, sea_share=0.0, rim=0.0,
+                    glare=0.0, washed=0.0, sea_misfit=2 * SEA_MISFIT,
+                    sea_fit=2 * FIT_SEA if n in fitting else 0.0)  # fmt: skip
+        tracker = Tracker(Replayed(observed), stable_frames=3)
+        tracker.expect(land(tiles), synth.legal_sinks(tiles))
+        return [v for v in (tracker.observe(f) for f in before + frames) if v is not None]
+
+    assert [(v.kind, v.tile) for v in verdicts((0, 1, 2, 3))] == [("sunk", gone)]
+    (asked,) = verdicts((0, 2, 3))
+    assert (asked.kind, asked.tile) == ("question", gone)
