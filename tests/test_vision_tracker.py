@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -945,6 +946,25 @@ def only_moved(before: list[np.ndarray], frames: list[np.ndarray], moved: int) -
     return observed
 
 
+def lamp_and_rival() -> tuple[
+    dict[int, str], int, int, list[np.ndarray], list[np.ndarray], list[Observation]
+]:
+    """The board; the candidate gone in a lamp's reflection (`lamp_over`) and the candidate
+    farthest from it; the photos before and after; what the recogniser made of them."""
+    tiles, _, _ = table()
+    gone = sorted(synth.legal_sinks(tiles))[0]
+    rival = max(synth.legal_sinks(tiles), key=lambda h: apart(h, gone))
+    before, frames = lamp_over(gone)
+    recogniser().forget()
+    return tiles, gone, rival, before, frames, [recogniser().observe(f) for f in before + frames]
+
+
+def retouch(observed: list[Observation], k: int, h: int, **change: Any) -> None:
+    """Frame `k`'s verdict on hex `h` changed as `change` says (`HexVerdict` fields)."""
+    v = dataclasses.replace(observed[k].hexes[h], **change)
+    observed[k] = dataclasses.replace(observed[k], hexes={**observed[k].hexes, h: v})
+
+
 def test_a_tile_gone_in_the_middle_of_a_lamps_reflection_is_named_by_the_colour_left() -> None:
     """B-21: a lamp hangs where the board mirrors it into the camera over a candidate (the
     renderer's lamp, `synth.Lamp`). The sea around shows little of the reflection's middle,
@@ -976,17 +996,8 @@ def test_a_tile_gone_in_a_lamps_reflection_is_named_though_one_frame_hides_the_c
     another candidate, unread, showing the sea's colour on one frame, it is a question. And
     that weaker evidence never doubts a tile gone by other signs: a candidate whose colour is
     the sea's on two frames of three while sea shows around a piece on another is no rival."""
-    tiles, _, _ = table()
-    gone = sorted(synth.legal_sinks(tiles))[0]
-    rival = max(synth.legal_sinks(tiles), key=lambda h: apart(h, gone))
-    before, frames = lamp_over(gone)
-    recogniser().forget()
-    observed = [recogniser().observe(f) for f in before + frames]
+    tiles, gone, rival, before, frames, observed = lamp_and_rival()
     rest = range(len(before) + 2, len(observed))  # the frames at rest after the hand
-
-    def edit(seen: list[Observation], k: int, h: int, **change: object) -> None:
-        v = dataclasses.replace(seen[k].hexes[h], **change)
-        seen[k] = dataclasses.replace(seen[k], hexes={**seen[k].hexes, h: v})
 
     def verdicts(observations: list[Observation]) -> list[tuple[str, int | None]]:
         tracker = Tracker(Replayed(observations), stable_frames=3)
@@ -995,20 +1006,20 @@ def test_a_tile_gone_in_a_lamps_reflection_is_named_though_one_frame_hides_the_c
         return [(v.kind, v.tile) for v in out if v is not None]
 
     spoilt = list(observed)
-    edit(spoilt, rest[1], gone, sea_fit=0.0)
+    retouch(spoilt, rest[1], gone, sea_fit=0.0)
     assert [spoilt[k].hexes[gone].sea_fit >= FIT_SEA for k in rest[:3]] == [True, False, True]
     assert verdicts(spoilt) == [("sunk", gone)]
     for k in rest:  # the rival unread, its colour the sea's under white on one frame
-        edit(spoilt, k, rival, label="hidden")
-    edit(spoilt, rest[0], rival, glare=2 * GLARE, sea_fit=2 * FIT_SEA)
+        retouch(spoilt, k, rival, label="hidden")
+    retouch(spoilt, rest[0], rival, glare=2 * GLARE, sea_fit=2 * FIT_SEA)
     assert [kind for kind, _ in verdicts(spoilt)] == ["question"]
 
     piece = list(observed)
     for k in rest:  # sea around a piece on the tile gone, out of the white; the rival unread
-        edit(piece, k, gone, agreement=0.2, sea_share=0.35, washed=0.0, sea_fit=0.0)
-        edit(piece, k, rival, label="hidden")
+        retouch(piece, k, gone, agreement=0.2, sea_share=0.35, washed=0.0, sea_fit=0.0)
+        retouch(piece, k, rival, label="hidden")
     for k in (rest[0], rest[2]):
-        edit(piece, k, rival, glare=2 * GLARE, sea_fit=2 * FIT_SEA)
+        retouch(piece, k, rival, glare=2 * GLARE, sea_fit=2 * FIT_SEA)
     assert verdicts(piece) == [("sunk", gone)]
 
 
@@ -1435,3 +1446,112 @@ def test_B_2_sea_along_a_pieces_ring_as_the_camera_first_looks_names_no_tile() -
     assert [tracker.observe(f) for f in first] == [None] * 4
     verdicts = [v for v in (tracker.observe(f) for f in later) if v is not None]
     assert [(v.kind, v.tile) for v in verdicts] == [("sunk", gone)]
+
+
+def read_as(terrain: str, sea: float, agreement: float = 1.0) -> dict[str, Any]:
+    """A verdict's fields for a hex read as `terrain` over the share `agreement` of its
+    samples, with probability `sea` of sea."""
+    land = (1.0 - sea) / 3
+    odds = {"sea": sea, "beach": land, "forest": land, "mountain": land}
+    return {"label": terrain, "probabilities": odds, "agreement": agreement}
+
+
+def test_B_22_the_one_candidate_unread_whose_ring_shows_sea_in_a_reflection_is_sunk() -> None:
+    """B-22: people on the tile that left stand on its sea as swimmers, covering the disc the
+    camera reads. The position lies in a lamp's reflection, and so does another candidate, read
+    as its terrain there: clear at most, never plain (`GLARE_SEA`), so it is not "plainly
+    there" and the rim rule out of glare says nothing. The sea shows along the ring of the one
+    left unread on most frames at rest: every other candidate shows its tile, so it is named,
+    not asked about. A question again where the candidate read as its terrain showed the sea's
+    colour on a frame (a sunk position read as its old tile in the white does), or where the
+    ring showed sea on one frame only."""
+    tiles, gone, rival, before, frames, seen = lamp_and_rival()
+    rest = range(len(before) + 2, len(seen))  # the frames at rest after the hand
+
+    def verdicts(observed: list[Observation]) -> list[Verdict]:
+        tracker = Tracker(Replayed(observed), stable_frames=3)
+        tracker.expect(land(tiles), synth.legal_sinks(tiles))
+        return [v for v in (tracker.observe(f) for f in before + frames) if v is not None]
+
+    def lamp_on_both(ringed: tuple[int, ...], rival_fit: tuple[int, ...] = ()) -> list[Verdict]:
+        observed = list(seen)
+        for n, k in enumerate(rest):
+            retouch(
+                observed,
+                k,
+                gone,
+                label="hidden",
+                agreement=0.1,
+                sea_share=0.1,
+                glare=2 * GLARE,
+                washed=0.0,
+                sea_fit=0.0,
+                rim=0.4 if n in ringed else 0.0,
+            )
+            retouch(observed, k, rival, **read_as(tiles[rival], 1e-3), glare=2 * GLARE,
+                    sea_fit=2 * FIT_SEA if n in rival_fit else -2 * FIT_SEA)  # fmt: skip
+        return verdicts(observed)
+
+    assert [(v.kind, v.tile) for v in lamp_on_both((0, 1, 2, 3))] == [("sunk", gone)]
+    assert [(v.kind, v.tile) for v in lamp_on_both((0, 2))] == [("sunk", gone)]
+    (asked,) = lamp_on_both((0, 1, 2, 3), rival_fit=(1,))
+    assert (asked.kind, asked.tile) == ("question", gone)
+    (asked,) = lamp_on_both((1,))
+    assert (asked.kind, asked.tile) == ("question", gone)
+
+
+def test_a_tile_seen_plainly_that_shows_the_seas_colour_in_a_reflection_now_was_taken() -> None:
+    """B-21: a tile read plainly at the last rest (out of the lamp's reflection: nothing reads
+    plainly in it) lies in the reflection now, as the light changed, and shows the sea's colour
+    under the white on every frame at rest; the motion test saw only people moved on another
+    candidate, which cannot be read now. What shows there changed from its tile to the sea as
+    much as a hand's path does: named, not asked about against the other (the renderer's dev
+    game 3106 at 640×480 asked). Had the tile been read only clearly at the last rest (half
+    under people), nothing says it changed: a question, as where the hand seemed to be."""
+    tiles, _, _ = table()
+    gone = sorted(synth.legal_sinks(tiles))[0]
+    rival = max(synth.legal_sinks(tiles), key=lambda h: apart(h, gone))
+    before, frames = lamp_over(gone)
+    seen = only_moved(before, frames, rival)  # the white hid the tile's going
+    for k in range(len(before), len(seen)):
+        retouch(seen, k, rival, label="hidden")
+        retouch(seen, k, gone, glare=2 * GLARE, sea_fit=2 * FIT_SEA)
+
+    def verdicts(agreement: float) -> list[tuple[str, int | None]]:
+        observed = list(seen)
+        for k in range(len(before)):  # out of the reflection then, read as its terrain
+            retouch(observed, k, gone, **read_as(tiles[gone], 1e-4, agreement), glare=0.0,
+                    washed=0.0, sea_fit=-2 * FIT_SEA)  # fmt: skip
+        tracker = Tracker(Replayed(observed), stable_frames=3)
+        tracker.expect(land(tiles), synth.legal_sinks(tiles))
+        out = [tracker.observe(f) for f in before + frames[2:]]
+        assert tracker._touched == {rival}
+        return [(v.kind, v.tile) for v in out if v is not None]
+
+    assert verdicts(1.0) == [("sunk", gone)]
+    assert verdicts(0.5) == [("question", gone)]
+
+
+def test_the_one_candidate_unread_whose_colour_is_the_seas_on_every_frame_is_sunk() -> None:
+    """B-22: a piece stands where a tile left, out of any reflection, hiding the position and
+    leaving no sea in view around it; the other candidates show their tiles. Its colour fits
+    the sea's far better than its tile's on every frame at rest, though the sea's colour leaves
+    much of it unexplained (`SEA_MISFIT`: the piece tints it): the one candidate not showing
+    its tile, and what shows is the sea's, so it is named. A question where the colour was the
+    sea's on two frames of three."""
+    tiles, gone, _, before, frames, seen = lamp_and_rival()
+    rest = range(len(before) + 2, len(seen))
+
+    def verdicts(fitting: tuple[int, ...]) -> list[Verdict]:
+        observed = list(seen)
+        for n, k in enumerate(rest):
+            retouch(observed, k, gone, label="hidden", agreement=0.1, sea_share=0.0, rim=0.0,
+                    glare=0.0, washed=0.0, sea_misfit=2 * SEA_MISFIT,
+                    sea_fit=2 * FIT_SEA if n in fitting else 0.0)  # fmt: skip
+        tracker = Tracker(Replayed(observed), stable_frames=3)
+        tracker.expect(land(tiles), synth.legal_sinks(tiles))
+        return [v for v in (tracker.observe(f) for f in before + frames) if v is not None]
+
+    assert [(v.kind, v.tile) for v in verdicts((0, 1, 2, 3))] == [("sunk", gone)]
+    (asked,) = verdicts((0, 2, 3))
+    assert (asked.kind, asked.tile) == ("question", gone)

@@ -275,6 +275,12 @@ class Tracker:
         """Frames at rest in which each hex lay in a lamp's reflection (`GLARE`)."""
         self._ring_sea = np.zeros(len(_HEXES))
         """Frames at rest in which each hex's ring showed sea out of glare (`RING_SEA`)."""
+        self._ring_lit = np.zeros(len(_HEXES))
+        """Frames at rest in which each hex's ring showed sea in glare (`RING_SEA`): weaker
+        evidence, as a tile washed out may pass for sea there (`_lone`)."""
+        self._sea_colour = np.zeros(len(_HEXES))
+        """Frames at rest in which each hex's colour fitted the sea's better than its tile's
+        (`FIT_SEA`), whatever the light and whether the hex was read or not."""
         self._fit_sea = np.zeros(len(_HEXES))
         """Frames at rest in which each hex, in glare or unread, showed the sea's colour under
         the white or the shadow (`FIT_SEA`)."""
@@ -333,6 +339,8 @@ class Tracker:
         self._rim_sea[:] = 0.0
         self._glared[:] = 0.0
         self._ring_sea[:] = 0.0
+        self._ring_lit[:] = 0.0
+        self._sea_colour[:] = 0.0
         self._fit_sea[:] = 0.0
         self._evidence[:] = 0.0
         self._weight[:] = 0.0
@@ -347,6 +355,27 @@ class Tracker:
         if 2 * self._glared[k] > frames:
             return "glare"
         return "covered" if self._weight[k] / frames < SEEN else "read"
+
+    def _lit_since(self, h: int, frames: int) -> bool:
+        """Whether h showed its tile plainly at the last rest (`_land_seen`: out of a lamp's
+        reflection, as nothing reads plainly in one) and lies in the reflection on every frame
+        of this one."""
+        return h in self._land_seen and self._glared[_ROW[h]] >= frames
+
+    def _lone(self, score: dict[int, float]) -> int | None:
+        """The one candidate not showing its tile, when there is one among several: every other
+        reads as its terrain plainly, or clearly (`SURE`) with its colour the sea's on no frame
+        (`FIT_SEA`). In a lamp's reflection a tile read as its terrain is clear at most
+        (`GLARE_SEA`), never plain; a sunk position there read as its old tile shows the sea's
+        colour now and then (the renderer's dev game 3106 at 640×480: one read so, at −6.7
+        log-odds, showed it on one frame of three, and a tile beside it was the lone one)."""
+        shown = [
+            h
+            for h in self.candidates
+            if score[h] <= -PLAIN or (score[h] <= -SURE and not self._sea_colour[_ROW[h]])
+        ]
+        rest = self.candidates.difference(shown)
+        return next(iter(rest)) if len(rest) == 1 < len(self.candidates) else None
 
     def _in_glare_still(self, h: int, frames: int) -> bool:
         """Whether h showed its tile's colour under the white through the last rest
@@ -412,12 +441,15 @@ class Tracker:
         )
         self._weight += reading.seen
         self._glared += reading.glare >= GLARE
-        self._ring_sea += (reading.rim >= RING_SEA) & (reading.glare < GLARE)
+        ringed = reading.rim >= RING_SEA
+        self._ring_sea += ringed & (reading.glare < GLARE)
+        self._ring_lit += ringed & (reading.glare >= GLARE)
         # The colour under the white, and under a shadow too: a hex the classes cannot read
         # out of glare (a sunk position in a hard shadow shows sea darker than the sea around
         # it, which explains none of its samples) is still the sea's colour, dimmed
         # (`SEA_MISFIT`); a sleeve over it may fit the sea better than the tile, not well.
         fits = reading.sea_fit >= FIT_SEA
+        self._sea_colour += fits
         shaded = (reading.seen < SEEN) & (reading.sea_misfit <= SEA_MISFIT)
         self._fit_sea += fits & ((reading.glare >= GLARE) | shaded)
         self._run += 1
@@ -538,6 +570,26 @@ class Tracker:
             and (2 * fit[fitting[0]] > frames or changed_there)
         ):
             score[fitting[0]] = (SURE + PLAIN) / 2
+        # A tile fills its hex, so its ring shows the tile or the people on it; in a lamp's
+        # reflection, though, a tile washed out may show sea along its ring as around people on
+        # it (the rule above counts rings out of glare only). Where every other candidate shows
+        # its tile (`_lone`), the one left whose ring shows sea on most frames at rest, in the
+        # reflection or out of it (on every frame where its disc is read), has left: the
+        # renderer's games with a lamp over the island asked about it, the others read as
+        # their terrains in the reflection (dev 3102 turn 33, H 8604 turn 31). So has the one
+        # left whose colour is the sea's rather than its tile's on every frame (`FIT_SEA`), in
+        # any light and however much of it the sea's colour leaves unexplained (`SEA_MISFIT`
+        # asks that where candidates compete): a piece standing on the sea dims and tints it
+        # (dev 3104 turn 13 at 1280×960, twenty times better than its tile, 21 to 31 levels
+        # off). At each turn's first verdict on dev H I J, of the unread candidates whose colour
+        # was the sea's on every frame, 1,098 had left and 17 had not.
+        lone = self._lone(score) if self._settled else None
+        if lone is not None:
+            k = _ROW[lone]
+            ring_any = self._ring_sea[k] + self._ring_lit[k]
+            ringing = ring_any >= frames if seen[k] >= SEEN else 2 * ring_any > frames
+            if ringing or self._sea_colour[k] >= frames:
+                score[lone] = max(score[lone], (SURE + PLAIN) / 2)
         gone_elsewhere = [h for h in self.land - self.candidates if score[h] > PLAIN]
         sunk = set(geometry.LAND) - self.land
         # Sea seen where the game has it: plainly, around a piece on every frame, along the
@@ -655,7 +707,13 @@ class Tracker:
         # showed its tile's colour under the white at the last rest and the sea's now (on
         # most frames, `FIT_SEA`) changed there as much as a hand's path does (the renderer's
         # games with a lamp over the island asked about it against people moved elsewhere).
-        taken = self._in_glare_still(best, frames) and 2 * self._fit_sea[_ROW[best]] > frames
+        # So did a candidate seen plainly at the last rest that lies in the reflection now and
+        # shows the sea's colour there on most frames (`_lit_since`): its tile showed, and what
+        # shows now is the sea's (on the dev games and held-out H, at each turn's first
+        # verdict, the 8 such candidates had all left; dev 3106 turn 17 asked about one
+        # against people moved on another).
+        changed = self._in_glare_still(best, frames) or self._lit_since(best, frames)
+        taken = changed and 2 * self._fit_sea[_ROW[best]] > frames
         elsewhere = (
             [h for h in touched if h != best and score[h] > -PLAIN]
             if best not in touched and not taken
