@@ -97,11 +97,7 @@ def values_left(s: State, seat: int) -> list[int]:
 
 def different_values_left(s: State, seat: int) -> list[int]:
     """`values_left` once each (what a person of the seat may still show or be told)."""
-    out: list[int] = []
-    for value in values_left(s, seat):  # sorted: a repeat follows its first
-        if not out or out[-1] != value:
-            out.append(value)
-    return out
+    return list(dict.fromkeys(values_left(s, seat)))  # each once, in order (sorted)
 
 
 def next_unplaced(s: State, seat: int) -> int | None:
@@ -122,6 +118,8 @@ OUTER_COAST: frozenset[int] = frozenset(
 
 def place_tiles(s: State) -> list[int]:
     """The land tiles the seat to place may put its next person on (B-5, C-1, P-2, P-4)."""
+    if s.one_per_tile:
+        return list(s.empty_land)  # B-5 alone (most games: nothing else to ask)
     seat = s.actor
     terrain, people = s.terrain, s.land_people
     if s.is_1986:  # E-4
@@ -205,8 +203,10 @@ def legal_place(s: State) -> list[Action]:
 
 def random_place(s: State, draw: chance.Draw) -> Action:
     """One of `legal_place`'s actions, each equally likely: a tile and a value drawn on their
-    own (the legal actions are every pair of them), without listing every pair."""
-    return ("place", chance.choose(draw, place_tiles(s)), chance.choose(draw, place_values(s)))
+    own (the legal actions are every pair of them), without listing every pair; each
+    `chance.choose`, written out (asked at every placement)."""
+    tiles, values = place_tiles(s), place_values(s)
+    return ("place", tiles[int(draw() * len(tiles))], values[int(draw() * len(values))])
 
 
 def place_values(s: State) -> Sequence[int | None]:

@@ -97,6 +97,8 @@ def kept_backs(s: State) -> frozenset[str]:
     return RED_BUT_DOLPHIN if "dive-dice" in s.rules.modules else RED
 
 
+DECK_ITEMS: Final = {t: tuple(backs.items()) for t, backs in DECK.items()}
+"""Each terrain's (back, tiles) pairs, as `DECK` lists them."""
 NONE_KEPT: Final[frozenset[str]] = frozenset()
 RED_BUT_DOLPHIN: Final = RED - {"dolphin"}
 
@@ -165,18 +167,26 @@ def back_weights(s: State) -> list[tuple[str, int]]:
     if s.is_1986:
         return [(k, n) for k, n in weights_1986(s) if n > 0]
     t = s.ctx["terrain"]
-    kept = kept_backs(s)
     known = s.known[t]
     out: list[tuple[str, int]] = []
-    room = -s.unknown_red[t]  # `red_room`, summed on the way (a second pass over the deck)
-    for k, n in DECK[t].items():  # `left` of each back, the terrain's dicts looked up once
-        n -= known.get(k, 0)
-        if n > 0:
-            out.append((k, n))
-            if k in kept:
-                room += n
+    for kn in DECK_ITEMS[t]:  # `left` of each back (asked at every draw of a back)
+        k = kn[0]
+        if k in known:  # `in`, not a call of `get`; most backs are not known yet
+            n = kn[1] - known[k]
+            if n > 0:
+                out.append((k, n))
+        else:
+            out.append(kn)  # the deck's own pair: none of these is known elsewhere
+    untold = s.unknown_red[t]
+    if untold <= 0:
+        return out  # no red tile unaccounted for: every kept back still hidden may be this one
+    kept = kept_backs(s)
+    room = -untold  # `red_room`
+    for k, n in out:
+        if k in kept:
+            room += n
     if room > 0:
-        return out  # usually: a red tile may still be under this one
+        return out  # a red tile may still be under this one
     return [(k, n) for k, n in out if k not in kept]
 
 

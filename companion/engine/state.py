@@ -13,7 +13,7 @@ from typing import Any, Final
 
 from . import board
 from .data import BOATS_PER_PLAYER, PIECES, TERRAINS
-from .fivesix import people_values
+from .fivesix import LAST_ON_OCCUPIED, crowded, people_values
 from .rules import ALONE as ESCAPE_1986
 from .rules import Rules
 
@@ -100,6 +100,7 @@ class State:
         # derived from the rules, not stored
         "is_1986",
         "ends_mid_turn",
+        "one_per_tile",
         "access",
         "values",
         # indexes, rebuilt from the above
@@ -143,9 +144,9 @@ class State:
         # P-1, P-2: with 5 or 6 players a few people stay in the box: they are not in the game
         self.values = tuple(sorted(people_values(rules, players)))  # each seat's, B-4, P-1
         each = len(self.values)
-        ids = [seat * 10 + k for seat in range(players) for k in range(each)]
-        self.p_owner = {p: p // 10 for p in ids}  # the people in this game, in id order
-        self.seat_people = [[p for p in ids if p // 10 == seat] for seat in range(players)]
+        self.seat_people = [[seat * 10 + k for k in range(each)] for seat in range(players)]
+        # the people in this game, in id order
+        self.p_owner = {p: seat for seat, people in enumerate(self.seat_people) for p in people}
         # Each person's value, place kind and place, indexed by its id (seat * 10 + k): lists,
         # not dicts, because every rule reads them (compiled, a list index is a native read,
         # a dict look-up a generic call). Ids not in the game (fewer people with 5 or 6
@@ -161,6 +162,15 @@ class State:
         self.in_play = kinds_in_play(rules)
         self.is_1986 = ESCAPE_1986 in rules.modules
         self.ends_mid_turn = any(module in ENDS_MID_TURN for module in rules.modules)
+        # B-5 alone says where people are placed: one on each empty tile, for every seat (no
+        # 1986 beach rule, E-4; no second person on a tile, C-1, P-4; no last person joining
+        # another colour, P-2). `setup.place_tiles` then asks nothing else at each placement.
+        self.one_per_tile = not (
+            self.is_1986
+            or crowded(rules)
+            or "densely-populated" in rules.modules
+            or players in LAST_ON_OCCUPIED
+        )
         self.access = entrances(rules)  # access hex -> its safe island (B-15, E-7)
         # guard[dolphin] = the swimmer it protects (D-6)
         self.guard: dict[int, int] = {}
@@ -505,7 +515,7 @@ class State:
 
 _SHARED = (
     "rules", "players", "mode", "seed", "draws", "phase", "actor", "turn", "points", "roll",
-    "layout", "in_play", "is_1986", "ends_mid_turn", "access", "values", "volcano_turn",
+    "layout", "in_play", "is_1986", "ends_mid_turn", "one_per_tile", "access", "values", "volcano_turn",
 )  # fmt: skip
 
 
