@@ -26,6 +26,7 @@ from companion.vision.tracker import (
     FIT_SEA,
     GLARE,
     PIECE_SEA,
+    RING_PLAIN,
     RING_SEA,
     SEA_MISFIT,
     WASHED,
@@ -1267,6 +1268,24 @@ def test_people_the_seas_blue_on_a_tile_that_may_not_sink_are_no_board_differing
     assert [tracker.observe(f) for f in frames] == [None] * len(frames)
 
 
+def blue_people_far_from_a_tile_gone(
+    terrain: str, blue: float
+) -> tuple[Tracker, int, int, list[np.ndarray]]:
+    """A tracker at rest on the board; photos of a hand taking the first candidate it saw
+    plainly (`gone`), then at rest, with people the sea's blue (`blue_people`) on the tile of
+    `terrain` that may not sink farthest from it (`kept`): (tracker, gone, kept, frames)."""
+    tiles, _, _ = table()
+    tracker = tracker_at_rest(tiles)
+    gone = sorted(tracker._land_seen & set(synth.legal_sinks(tiles)))[0]
+    kept = max(
+        (h for h in tracker._land_seen - set(synth.legal_sinks(tiles)) if tiles[h] == terrain),
+        key=lambda h: apart(h, gone),
+    )
+    frames = scene_frames(after_sinking(tiles, gone), seed=11, over=gone)
+    blue_people(frames, kept, blue=blue)
+    return tracker, gone, kept, frames
+
+
 def test_people_the_seas_blue_over_most_of_a_tile_are_no_board_differing_where_its_ring_shows() -> (
     None
 ):
@@ -1275,19 +1294,34 @@ def test_people_the_seas_blue_over_most_of_a_tile_are_no_board_differing_where_i
     its disc, but a tile fills its hex, and along its ring the tile shows. A candidate plainly
     gone meanwhile is named (held-out games: a forest under three blue people made the board
     differ from the game as the tile beside it sank)."""
-    tiles, _, _ = table()
-    tracker = tracker_at_rest(tiles)
-    gone = sorted(tracker._land_seen & set(synth.legal_sinks(tiles)))[0]
-    kept = max(
-        (h for h in tracker._land_seen - set(synth.legal_sinks(tiles)) if tiles[h] == "forest"),
-        key=lambda h: apart(h, gone),
-    )
-    frames = scene_frames(after_sinking(tiles, gone), seed=11, over=gone)
-    blue_people(frames, kept, blue=0.5)
+    tracker, gone, kept, frames = blue_people_far_from_a_tile_gone("forest", blue=0.5)
     seen = [recogniser().observe(f).hexes[kept] for f in frames[2:]]
     assert all(v.label == "sea" and v.sea_share > PIECE_SEA and v.rim < RING_SEA for v in seen)
     verdicts = [v for v in (tracker.observe(f) for f in frames) if v is not None]
     assert [(v.kind, v.tile) for v in verdicts] == [("sunk", gone)]
+
+
+def test_B_20_people_the_seas_blue_out_into_a_tiles_ring_are_no_board_differing() -> None:
+    """B-20's out of sync (a tile that may not sink read as gone) asks for the sea out to the
+    hex's border, as where a tile lay: people the blue of the sea crowding a mountain that may
+    not sink read as sea over all of its disc and over a third of its ring on every frame
+    (`RING_SEA` passed, `RING_PLAIN` not), the mountain showing along the rest. The candidate
+    plainly gone meanwhile is named, and nothing else is said (held-out K 8901 turn 13: the
+    board was said to differ at such a mountain after the tile beside it was named)."""
+    tiles, _, _ = table()
+    tracker, gone, kept, frames = blue_people_far_from_a_tile_gone("mountain", blue=0.75)
+    seen = [recogniser().observe(f).hexes[kept] for f in frames[2:]]
+    assert all(v.label == "sea" and v.sea_share > PIECE_SEA for v in seen)
+    assert all(RING_SEA <= v.rim < RING_PLAIN for v in seen)
+    verdicts = [v for v in (tracker.observe(f) for f in frames) if v is not None]
+    assert [(v.kind, v.tile) for v in verdicts] == [("sunk", gone)]
+    # the game follows; the board at rest again, the mountain under its people still
+    tracker.expect(land(after_sinking(tiles, gone)), [])
+    assert [tracker.observe(f) for f in frames[2:]] == [None] * 4
+    # the mountain taken away, its sea shows out to the border: the board differs
+    frames = scene_frames(after_sinking(tiles, gone, kept), seed=11, over=kept)
+    verdicts = [v for v in (tracker.observe(f) for f in frames) if v is not None]
+    assert [(v.kind, v.disagree) for v in verdicts] == [("out_of_sync", (kept,))]
 
 
 def test_a_tile_gone_in_a_hard_shadow_is_named_by_the_colour_the_shadow_leaves() -> None:

@@ -92,6 +92,19 @@ but leaves sea along most of the ring. Sea read on a hex is plain (`PLAIN`) only
 ring shows this much on most frames too: people the sea's blue crowding a tile's middle leave
 the tile along its ring."""
 
+RING_PLAIN = 0.5
+"""Least share of a hex's ring that must look like sea, on most frames at rest and out of
+glare, for plain sea read on a tile that may not sink now to make the board differ from the
+game (B-20): a tile leaving against the rules is rare, and the sea where one lay shows out to
+the hex's border, while a tile under people the sea's blue, dark in a hard shadow around
+them, passes for sea along part of its ring (`RING_SEA` is for candidates, whose leaving is
+expected). On the renderer's games (dev, H, I, J: 88,000 frames of land positions read as sea
+over most of the disc out of glare) sunk positions' rings showed 0.5 or more on 99 % of the
+frames (median 0.96), tiles still there at most 0.5 and less than 0.25 on 29 of 38; a
+mountain in a hard shadow under a blue person (held-out K 8901 at 640×480, turn 13) read as
+sea plainly with its ring at 0.25, 0.50 and 0.29, and the board was said to differ there
+after the tile beside it was named."""
+
 FIT_SEA = math.log(4)
 """In a lamp's reflection (`GLARE`), the least `HexVerdict.sea_fit` for a frame to show the
 sea's colour under the white rather than the position's tile (the sea fits four times
@@ -275,6 +288,9 @@ class Tracker:
         """Frames at rest in which each hex lay in a lamp's reflection (`GLARE`)."""
         self._ring_sea = np.zeros(len(_HEXES))
         """Frames at rest in which each hex's ring showed sea out of glare (`RING_SEA`)."""
+        self._ring_plain = np.zeros(len(_HEXES))
+        """Frames at rest in which each hex's ring showed sea out to its border, out of glare
+        (`RING_PLAIN`)."""
         self._ring_lit = np.zeros(len(_HEXES))
         """Frames at rest in which each hex's ring showed sea in glare (`RING_SEA`): weaker
         evidence, as a tile washed out may pass for sea there (`_lone`)."""
@@ -339,6 +355,7 @@ class Tracker:
         self._rim_sea[:] = 0.0
         self._glared[:] = 0.0
         self._ring_sea[:] = 0.0
+        self._ring_plain[:] = 0.0
         self._ring_lit[:] = 0.0
         self._sea_colour[:] = 0.0
         self._fit_sea[:] = 0.0
@@ -443,6 +460,7 @@ class Tracker:
         self._glared += reading.glare >= GLARE
         ringed = reading.rim >= RING_SEA
         self._ring_sea += ringed & (reading.glare < GLARE)
+        self._ring_plain += (reading.rim >= RING_PLAIN) & (reading.glare < GLARE)
         self._ring_lit += ringed & (reading.glare >= GLARE)
         # The colour under the white, and under a shadow too: a hex the classes cannot read
         # out of glare (a sunk position in a hard shadow shows sea darker than the sea around
@@ -590,7 +608,13 @@ class Tracker:
             ringing = ring_any >= frames if seen[k] >= SEEN else 2 * ring_any > frames
             if ringing or self._sea_colour[k] >= frames:
                 score[lone] = max(score[lone], (SURE + PLAIN) / 2)
-        gone_elsewhere = [h for h in self.land - self.candidates if score[h] > PLAIN]
+        # Land that may not sink now read as sea plainly, out to its border (`RING_PLAIN`):
+        # the game says it cannot have left, so the sea must show as it does where a tile lay.
+        gone_elsewhere = [
+            h
+            for h in self.land - self.candidates
+            if score[h] > PLAIN and 2 * self._ring_plain[_ROW[h]] > frames
+        ]
         sunk = set(geometry.LAND) - self.land
         # Sea seen where the game has it: plainly, around a piece on every frame, along the
         # ring on most (a whale that named its sunk position by its ring, read as land later,
