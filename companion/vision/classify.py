@@ -570,8 +570,9 @@ def classify(
         tiles = (own >= 0) & (own != sea)
         means = np.where(held[:, None], shifted.means[own], model.means[own])
         grey = np.exp(rel.base[tiles]) - BLACK_OFFSET
+        level = samples.level
         args = (
-            np.median(samples.values[tiles], axis=1),
+            np.median(samples.values[tiles], axis=1) if level is None else level[tiles],
             np.exp(rel.base[tiles] + model.means[sea]) - BLACK_OFFSET,
             np.exp(rel.base[tiles] + means[tiles]) - BLACK_OFFSET,
         )
