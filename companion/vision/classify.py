@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import functools
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 import numpy as np
@@ -343,24 +343,22 @@ def washed(
     lit = median < UNCLIPPED
     n = lit.sum(axis=1)
     ww = np.where(lit, w * w, 0.0).sum(axis=1)
-    out = np.full(len(median), np.inf)
-    misfit = []
-    rows = np.arange(len(median))
-    for colour in (sea, tile):
-        p = _WASH_GAINS * colour  # every gain at once: (gains, hexes, 3)
-        g = np.where(lit, (median - p) * w, 0.0).sum(axis=2) / np.maximum(ww, 1e-9)
-        # every channel clipped: the least white that clips them all
-        g = np.where(n > 0, g, ((UNCLIPPED - p) / w).max(axis=2))
-        g = np.maximum(g, 0.0)
-        fit = p + g[:, :, None] * w
-        r = np.where(lit, median - fit, np.maximum(0.0, UNCLIPPED - fit))
-        rss = (r * r).sum(axis=2)
-        # per hex the first gain that fits best (a misfit of nan never does; none: no white)
-        rss = np.where(np.isnan(rss), np.inf, rss)
-        k = rss.argmin(axis=0)
-        best = rss[k, rows]
-        misfit.append(best)
-        out = np.minimum(out, np.where(best < np.inf, g[k, rows], 0.0))
+    # both colours and every gain at once: (colours, gains, hexes, 3)
+    p = _WASH_GAINS * np.stack([sea, tile])[:, None]
+    g = np.where(lit, (median - p) * w, 0.0).sum(axis=3) / np.maximum(ww, 1e-9)
+    # every channel clipped: the least white that clips them all
+    g = np.where(n > 0, g, ((UNCLIPPED - p) / w).max(axis=3))
+    g = np.maximum(g, 0.0)
+    fit = p + g[..., None] * w
+    r = np.where(lit, median - fit, np.maximum(0.0, UNCLIPPED - fit))
+    rss = (r * r).sum(axis=3)
+    # per colour and hex the first gain that fits best (a misfit of nan never does; none:
+    # no white)
+    rss = np.where(np.isnan(rss), np.inf, rss)
+    k = rss.argmin(axis=1)[:, None]
+    misfit = np.take_along_axis(rss, k, axis=1)[:, 0]
+    need = np.where(misfit < np.inf, np.take_along_axis(g, k, axis=1)[:, 0], 0.0)
+    out = np.minimum(need[0], need[1])
     ratio = np.log((misfit[1] + WASH_NOISE) / (misfit[0] + WASH_NOISE))
     return out, ratio, np.sqrt(misfit[0] / 3)
 
@@ -418,6 +416,22 @@ def _ring(hexes: tuple[int, ...]) -> np.ndarray:
     return _RING[hexes]
 
 
+@functools.cache
+def _near(hexes: tuple[int, ...]) -> np.ndarray:
+    """(hexes, 6) which of `_ring`'s neighbours are next to the hex: one further than a hex
+    away (the board's edge) does not count."""
+    ring = _ring(hexes)
+    centres = geometry.centres(hexes)
+    out: np.ndarray = np.linalg.norm(centres[ring] - centres[:, None, :], axis=2) < 1.9
+    return out
+
+
+@functools.cache
+def _permanent(hexes: tuple[int, ...]) -> np.ndarray:
+    """(hexes,) which of `hexes` are permanent sea."""
+    return np.isin(np.array(hexes), geometry.PERMANENT_SEA)
+
+
 def hidden(
     explained_best: np.ndarray,
     hexes: tuple[int, ...],
@@ -435,11 +449,8 @@ def hidden(
         foreign = np.zeros_like(odd_sea)
     unseen = (explained_best < HIDDEN_SHARE) | foreign
     low = unseen | odd_sea
-    # a neighbour further than a hex away (the board's edge) does not count
     ring = _ring(hexes)
-    centres = geometry.centres(hexes)
-    near = np.linalg.norm(centres[ring] - centres[:, None, :], axis=2) < 1.9
-    around = (low[ring] & near).sum(axis=1)
+    around = (low[ring] & _near(hexes)).sum(axis=1)
     out: np.ndarray = unseen | (around >= HIDDEN_NEIGHBOURS)
     return out
 
@@ -464,7 +475,7 @@ def _verdicts(
     `.sea_fit`, `.sea_misfit`)."""
     best = probs.argmax(axis=1)
     share = explained[np.arange(len(best)), best]
-    permanent = np.isin(np.array(samples.hexes), geometry.PERMANENT_SEA)
+    permanent = _permanent(samples.hexes)
     sea_column = classes.index("sea")
     odd_sea = permanent & (probs[:, sea_column] < 0.5)
     # glare that clipped most of a hex white leaves no colour to judge
@@ -507,11 +518,22 @@ def _verdicts(
             wash >= WASHED and (fit if land else -fit) >= WASH_FIT
         )
         if unseen_here or contradicted:  # unsure is a verdict: nothing is guessed
-            out[h] = HexVerdict(h, HIDDEN, p, 0.0, agree, sea, white, rim, wash, fit, off)
+            out[h] = _verdict(h, HIDDEN, p, 0.0, agree, sea, white, rim, wash, fit, off)
             continue
         confidence = row[k] * agree * visible
-        out[h] = HexVerdict(h, classes[k], p, confidence, agree, sea, white, rim, wash, fit, off)
+        out[h] = _verdict(h, classes[k], p, confidence, agree, sea, white, rim, wash, fit, off)
     return out
+
+
+_VERDICT_FIELDS = tuple(f.name for f in fields(HexVerdict))
+
+
+def _verdict(*values: Any) -> HexVerdict:
+    """`HexVerdict(*values)`, every field given, without its frozen `__init__`: that sets each
+    field through `object.__setattr__`, half the cost of a frame's verdict loop."""
+    verdict: HexVerdict = object.__new__(HexVerdict)
+    verdict.__dict__.update(zip(_VERDICT_FIELDS, values, strict=True))
+    return verdict
 
 
 def classify(

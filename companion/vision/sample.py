@@ -217,7 +217,7 @@ class Sampler:
             )
         return HexSamples(
             self.hexes,
-            raw.astype(np.float32),
+            rows.astype(np.float32).transpose(0, 2, 1),
             logs.transpose(0, 2, 1),
             median,
             spread,
