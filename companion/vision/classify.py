@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import functools
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 import numpy as np
@@ -44,6 +44,10 @@ SURE_SEA = 0.95
 second pass: it brings the reference closer to the island's inner hexes."""
 
 
+NEAREST_KEPT = 16
+"""Sets of references whose nearest hexes a `Normaliser` keeps (`Normaliser.nearest`)."""
+
+
 class Normaliser:
     """Each hex's reference colour: the median of the nearest reference hexes (itself never)."""
 
@@ -54,16 +58,29 @@ class Normaliser:
         self.hexes = hexes
         self.order = np.argsort(d, axis=1, kind="stable")[:, :-1]
         self.permanent = np.isin(np.array(hexes), geometry.PERMANENT_SEA)
+        self._nearest: dict[tuple[bytes, int], np.ndarray] = {}
 
     def reference(
         self, median: np.ndarray, reference: np.ndarray, k: int = REFERENCES
     ) -> np.ndarray:
         """(hexes, 3) reference colours; `reference` (hexes,) marks the hexes that are sea."""
-        chosen = reference[self.order]
-        take = chosen & (np.cumsum(chosen, axis=1) <= k)  # the first k references per row
-        idx = self.order[take].reshape(len(self.hexes), k)
-        out: np.ndarray = np.median(median[idx], axis=1)
+        out: np.ndarray = np.median(median[self.nearest(reference, k)], axis=1)
         return out
+
+    def nearest(self, reference: np.ndarray, k: int) -> np.ndarray:
+        """(hexes, k) each hex's `k` nearest among the hexes marked in `reference`. A frame
+        asks for the same few sets again (each pass's colours and noise; the same clear sea
+        frame after frame), so the last `NEAREST_KEPT` are kept."""
+        key = (reference.tobytes(), k)
+        idx = self._nearest.get(key)
+        if idx is None:
+            chosen = reference[self.order]
+            take = chosen & (np.cumsum(chosen, axis=1) <= k)  # the first k references per row
+            idx = self.order[take].reshape(len(self.hexes), k)
+            if len(self._nearest) >= NEAREST_KEPT:
+                del self._nearest[next(iter(self._nearest))]
+            self._nearest[key] = idx
+        return idx
 
     def clear_sea(self, samples: HexSamples) -> np.ndarray:
         """The permanent sea hexes fit to be references: no boat or creature on them.
@@ -305,6 +322,8 @@ not even, and a hex is a little off the sea it is compared with."""
 WASH_NOISE = 25.0
 """Squared grey levels a misfit is counted from (`washed`): texture and noise in a median."""
 
+_WASH_GAINS = np.array(WASH_GAINS)[:, None, None]
+
 
 def washed(
     median: np.ndarray, sea: np.ndarray, tile: np.ndarray, white: np.ndarray | None = None
@@ -324,24 +343,22 @@ def washed(
     lit = median < UNCLIPPED
     n = lit.sum(axis=1)
     ww = np.where(lit, w * w, 0.0).sum(axis=1)
-    out = np.full(len(median), np.inf)
-    misfit = []
-    for colour in (sea, tile):
-        best = np.full(len(median), np.inf)
-        need = np.zeros(len(median))
-        for gain in WASH_GAINS:
-            p = gain * colour
-            g = np.where(lit, (median - p) * w, 0.0).sum(axis=1) / np.maximum(ww, 1e-9)
-            # every channel clipped: the least white that clips them all
-            g = np.where(n > 0, g, ((UNCLIPPED - p) / w).max(axis=1))
-            g = np.maximum(g, 0.0)
-            fit = p + g[:, None] * w
-            r = np.where(lit, median - fit, np.maximum(0.0, UNCLIPPED - fit))
-            rss = (r * r).sum(axis=1)
-            better = rss < best
-            best, need = np.where(better, rss, best), np.where(better, g, need)
-        misfit.append(best)
-        out = np.minimum(out, need)
+    # both colours and every gain at once: (colours, gains, hexes, 3)
+    p = _WASH_GAINS * np.stack([sea, tile])[:, None]
+    g = np.where(lit, (median - p) * w, 0.0).sum(axis=3) / np.maximum(ww, 1e-9)
+    # every channel clipped: the least white that clips them all
+    g = np.where(n > 0, g, ((UNCLIPPED - p) / w).max(axis=3))
+    g = np.maximum(g, 0.0)
+    fit = p + g[..., None] * w
+    r = np.where(lit, median - fit, np.maximum(0.0, UNCLIPPED - fit))
+    rss = (r * r).sum(axis=3)
+    # per colour and hex the first gain that fits best (a misfit of nan never does; none:
+    # no white)
+    rss = np.where(np.isnan(rss), np.inf, rss)
+    k = rss.argmin(axis=1)[:, None]
+    misfit = np.take_along_axis(rss, k, axis=1)[:, 0]
+    need = np.where(misfit < np.inf, np.take_along_axis(g, k, axis=1)[:, 0], 0.0)
+    out = np.minimum(need[0], need[1])
     ratio = np.log((misfit[1] + WASH_NOISE) / (misfit[0] + WASH_NOISE))
     return out, ratio, np.sqrt(misfit[0] / 3)
 
@@ -399,6 +416,22 @@ def _ring(hexes: tuple[int, ...]) -> np.ndarray:
     return _RING[hexes]
 
 
+@functools.cache
+def _near(hexes: tuple[int, ...]) -> np.ndarray:
+    """(hexes, 6) which of `_ring`'s neighbours are next to the hex: one further than a hex
+    away (the board's edge) does not count."""
+    ring = _ring(hexes)
+    centres = geometry.centres(hexes)
+    out: np.ndarray = np.linalg.norm(centres[ring] - centres[:, None, :], axis=2) < 1.9
+    return out
+
+
+@functools.cache
+def _permanent(hexes: tuple[int, ...]) -> np.ndarray:
+    """(hexes,) which of `hexes` are permanent sea."""
+    return np.isin(np.array(hexes), geometry.PERMANENT_SEA)
+
+
 def hidden(
     explained_best: np.ndarray,
     hexes: tuple[int, ...],
@@ -416,11 +449,8 @@ def hidden(
         foreign = np.zeros_like(odd_sea)
     unseen = (explained_best < HIDDEN_SHARE) | foreign
     low = unseen | odd_sea
-    # a neighbour further than a hex away (the board's edge) does not count
     ring = _ring(hexes)
-    centres = geometry.centres(hexes)
-    near = np.linalg.norm(centres[ring] - centres[:, None, :], axis=2) < 1.9
-    around = (low[ring] & near).sum(axis=1)
+    around = (low[ring] & _near(hexes)).sum(axis=1)
     out: np.ndarray = unseen | (around >= HIDDEN_NEIGHBOURS)
     return out
 
@@ -445,7 +475,7 @@ def _verdicts(
     `.sea_fit`, `.sea_misfit`)."""
     best = probs.argmax(axis=1)
     share = explained[np.arange(len(best)), best]
-    permanent = np.isin(np.array(samples.hexes), geometry.PERMANENT_SEA)
+    permanent = _permanent(samples.hexes)
     sea_column = classes.index("sea")
     odd_sea = permanent & (probs[:, sea_column] < 0.5)
     # glare that clipped most of a hex white leaves no colour to judge
@@ -459,27 +489,51 @@ def _verdicts(
     if own is not None:
         foreign = foreign | ((own >= 0) & (best != own) & (best != sea_column))
     unseen = hidden(share, samples.hexes, odd_sea, foreign) if hide else np.zeros(len(best), bool)
+    # the loop below reads Python numbers (`tolist`): indexing arrays element by element
+    # costs more than the rest of it
+    n = len(best)
+    rows = zip(
+        samples.hexes,
+        best.tolist(),
+        share.tolist(),
+        probs.tolist(),
+        explained[:, sea_column].tolist(),
+        glared.tolist(),
+        unseen.tolist(),
+        samples.visible.tolist(),
+        [0.0] * n if glare is None else glare.tolist(),
+        *([[0.0] * n] * 3 if lamp is None else [x.tolist() for x in lamp]),
+        strict=True,
+    )
     out = {}
-    for row, h in enumerate(samples.hexes):
-        k = int(best[row])
-        agree = float(share[row])
-        p = {c: float(probs[row, j]) for j, c in enumerate(classes)}
+    for h, k, agree, row, sea, glared_here, unseen_here, visible, white, wash, fit, off in rows:
+        p = dict(zip(classes, row, strict=True))
         # sea seen around a piece is evidence; a lamp's white that passes for sea is not
-        sea = 0.0 if glared[row] else float(explained[row, sea_column])
-        white = 0.0 if glare is None else float(glare[row])
-        rim = 0.0 if rims is None or glared[row] else rims.get(h, 0.0)
-        wash, fit, off = (0.0, 0.0, 0.0) if lamp is None else (float(x[row]) for x in lamp)
+        if glared_here:
+            sea = 0.0
+        rim = 0.0 if rims is None or glared_here else rims.get(h, 0.0)
         land = classes[k] != "sea"
         # a piece in the sea read as land; a lamp's white whose colour under it says otherwise
         contradicted = (land and rim >= PIECE_RING) or (
             wash >= WASHED and (fit if land else -fit) >= WASH_FIT
         )
-        if unseen[row] or contradicted:  # unsure is a verdict: nothing is guessed
-            out[h] = HexVerdict(h, HIDDEN, p, 0.0, agree, sea, white, rim, wash, fit, off)
+        if unseen_here or contradicted:  # unsure is a verdict: nothing is guessed
+            out[h] = _verdict(h, HIDDEN, p, 0.0, agree, sea, white, rim, wash, fit, off)
             continue
-        confidence = float(probs[row, k]) * agree * float(samples.visible[row])
-        out[h] = HexVerdict(h, classes[k], p, confidence, agree, sea, white, rim, wash, fit, off)
+        confidence = row[k] * agree * visible
+        out[h] = _verdict(h, classes[k], p, confidence, agree, sea, white, rim, wash, fit, off)
     return out
+
+
+_VERDICT_FIELDS = tuple(f.name for f in fields(HexVerdict))
+
+
+def _verdict(*values: Any) -> HexVerdict:
+    """`HexVerdict(*values)`, every field given, without its frozen `__init__`: that sets each
+    field through `object.__setattr__`, half the cost of a frame's verdict loop."""
+    verdict: HexVerdict = object.__new__(HexVerdict)
+    verdict.__dict__.update(zip(_VERDICT_FIELDS, values, strict=True))
+    return verdict
 
 
 def classify(
@@ -538,8 +592,9 @@ def classify(
         tiles = (own >= 0) & (own != sea)
         means = np.where(held[:, None], shifted.means[own], model.means[own])
         grey = np.exp(rel.base[tiles]) - BLACK_OFFSET
+        level = samples.level
         args = (
-            np.median(samples.values[tiles], axis=1),
+            np.median(samples.values[tiles], axis=1) if level is None else level[tiles],
             np.exp(rel.base[tiles] + model.means[sea]) - BLACK_OFFSET,
             np.exp(rel.base[tiles] + means[tiles]) - BLACK_OFFSET,
         )

@@ -117,25 +117,31 @@ class ColourModel:
     def _log_density(
         self, x: np.ndarray, inv: np.ndarray, logdet: np.ndarray, scale: float = 1.0
     ) -> np.ndarray:
-        """(classes, hexes, samples) log densities of (hexes, samples, 3) relative colours,
+        """(classes, samples, hexes) log densities of (hexes, samples, 3) relative colours,
         covariances times `scale`; `inv` and `logdet` as `precision` gives them. The quadratic
-        form is written out, class by class along whole rows of samples: on arrays of 3-vectors
-        that is several times faster than batched matrix products of tiny matrices, or than
-        broadcasting over a last axis of 4 classes."""
+        form is written out, class by class, on planes of samples by hexes: on arrays of
+        3-vectors that is several times faster than batched matrix products of tiny matrices,
+        or than broadcasting over a last axis of 4 classes; and each hex's precision spreads
+        along a plane's rows at the cost of a plain product, where along rows of one hex's
+        samples numpy buffers it (twice the cost of the whole form)."""
+        xt = x.transpose(2, 1, 0).copy()  # (3, samples, hexes)
         d0, d1, d2 = (
-            x[None, :, :, k] - self.means[:, k, None, None].astype(np.float32) for k in range(3)
-        )  # (classes, hexes, samples) each
-        a00, a11, a22, a01, a02, a12 = inv[..., None]
+            xt[None, k] - self.means[:, k, None, None].astype(np.float32) for k in range(3)
+        )  # (classes, samples, hexes) each
+        a00, a11, a22, a01, a02, a12 = inv[:, :, None, :]
         q = a00 * d0 * d0 + a11 * d1 * d1 + a22 * d2 * d2
         q += 2 * (a01 * d0 * d1 + a02 * d0 * d2 + a12 * d1 * d2)
         const = logdet + np.float32(3 * np.log(2 * np.pi * scale))
-        out: np.ndarray = -0.5 * (q / np.float32(scale) + const[:, :, None])
-        return out
+        if scale != 1.0:  # a division by 1 leaves every number as it was
+            q /= np.float32(scale)
+        q += const[:, None, :]
+        q *= np.float32(-0.5)
+        return q
 
     def densities(self, pixels: np.ndarray, extra: np.ndarray) -> np.ndarray:
         """(hexes, samples, classes) log densities of single samples (hexes, samples, 3), each
         hex's classes widened by its `extra` noise (`precision`)."""
-        return np.moveaxis(self._log_density(pixels, *self.precision(extra)), 0, -1)
+        return self._log_density(pixels, *self.precision(extra)).transpose(2, 1, 0)
 
     @staticmethod
     def explains(density: np.ndarray) -> np.ndarray:
@@ -156,7 +162,7 @@ class ColourModel:
         all under pieces, or in light the setup frame never saw).
         """
         inv, logdet = self.precision(extra)
-        density = self._log_density(pixels, inv, logdet)  # (classes, hexes, samples)
+        density = self._log_density(pixels, inv, logdet)  # (classes, samples, hexes)
         # log(inlier · density + occluder): the density is bounded (every class is at least
         # `FLOOR` wide), so its exponential cannot overflow; this is logaddexp's value
         # without its cost. log(1 + x) rather than log1p: numpy's float32 log is vectorised,
@@ -165,12 +171,16 @@ class ColourModel:
         mixed = np.exp(np.minimum(density + (_LOG_INLIER - _LOG_OCCLUDER), _EXP_MAX))
         mixed += 1
         mixed = np.log(mixed, out=mixed) + _LOG_OCCLUDER
+        # each hex's samples summed along a row of their own, as numpy's pairwise sum adds
+        # them (a sum across rows adds them in another order: other roundings)
+        summed = mixed.transpose(0, 2, 1).copy().sum(axis=2)
         vote = self._log_density(median[:, None, :].astype(np.float32), inv, logdet, 16.0)
-        evidence = (mixed.sum(axis=2) / TEMPERATURE + vote[:, :, 0]).T
+        evidence = (summed / TEMPERATURE + vote[:, 0, :]).T
         evidence -= evidence.max(axis=1, keepdims=True)
         p = np.exp(evidence)
         probs: np.ndarray = p / p.sum(axis=1, keepdims=True)
-        explained: np.ndarray = self.explains(density).mean(axis=2).T
+        # a count of samples, exact in any order
+        explained: np.ndarray = self.explains(density).mean(axis=1).T
         return probs, explained
 
     def to_json(self) -> dict[str, Any]:

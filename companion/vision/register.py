@@ -14,7 +14,7 @@ fitted to those measured corners; the calibration file keeps them.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
@@ -90,8 +90,21 @@ class Registration:
 def project(h: np.ndarray, points: np.ndarray) -> np.ndarray:
     """Apply a homography to (..., 2) points."""
     flat = points.reshape(-1, 2)
-    q = flat @ h[:, :2].T + h[:, 2]
-    return (q[:, :2] / q[:, 2:3]).reshape(points.shape)
+    q = flat @ h[:, :2].T
+    if len(flat) < MANY_POINTS:
+        q += h[:, 2]
+        return (q[:, :2] / q[:, 2:3]).reshape(points.shape)
+    # column by column: numpy's broadcasts along rows of 3 cost twice the whole projection
+    for k in range(3):
+        q[:, k] += h[k, 2]
+    out = np.empty(flat.shape)
+    np.divide(q[:, 0], q[:, 2], out=out[:, 0])
+    np.divide(q[:, 1], q[:, 2], out=out[:, 1])
+    return out.reshape(points.shape)
+
+
+MANY_POINTS = 64
+"""Points from which `project` goes column by column (its fixed cost is higher)."""
 
 
 def _fit(board: np.ndarray, image: np.ndarray) -> np.ndarray | None:
@@ -278,15 +291,19 @@ def fit_found(
             float("inf"),
             f"too few markers: {len(found)} of {len(known)} found, {min_markers} needed",
         )
-    first = _fit_markers(found, laid, list(used), min_markers, max_error, max_shift, seen, lens)
+    steps: dict[tuple[int, ...], _Step] = {}
+    first = _fit_markers(
+        found, laid, list(used), min_markers, max_error, max_shift, seen, lens, steps
+    )
     if first.ok or len(first.markers) == len(used) or first.homography is not None:
         return first
     # Dropping a marker that missed left the board less pinned than keeping it would: in a
     # noisy frame all markers miss alike, and one that misses a little more is no misread
     # (small far markers of a 640x480 frame miss most). The markers dropped are taken back,
-    # the last dropped first, until a fit passes: each leaves off one drop fewer.
+    # the last dropped first, until a fit passes: each leaves off one drop fewer. Each retrace
+    # drops the markers the first did, in its order, so their fits are taken from `steps`.
     for keep in range(len(first.markers) + 1, len(used) + 1):
-        kept = _fit_markers(found, laid, list(used), keep, max_error, max_shift, seen, lens)
+        kept = _fit_markers(found, laid, list(used), keep, max_error, max_shift, seen, lens, steps)
         if kept.ok:
             return kept
     return first
@@ -339,14 +356,15 @@ def _moved(kept: list[np.ndarray], corners: np.ndarray) -> float:
     return float(np.abs(corners - before).max()) / max(side, 1.0)
 
 
-def _apart(board: np.ndarray, image: np.ndarray, k: int) -> float:
+def _apart(board: np.ndarray, image: np.ndarray, k: int) -> tuple[float, np.ndarray | None]:
     """How far marker `k` (of the (markers, 4, 2) corners) misses the fit of the others: its
-    corners' mean residual, hex units (infinite when the others cannot be fitted)."""
+    corners' mean residual, hex units (infinite when the others cannot be fitted); and that
+    fit (None: degenerate)."""
     others = np.delete(np.arange(len(board)), k)
     h = _fit(board[others], image[others])
     if h is None:
-        return float("inf")
-    return float(_residuals(h, board[k : k + 1], image[k : k + 1]).mean())
+        return float("inf"), None
+    return float(_residuals(h, board[k : k + 1], image[k : k + 1]).mean()), h
 
 
 def _normalising(points: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -392,6 +410,37 @@ median), far from the half left as slack. Misses above it are refitted, so which
 dropped is decided as before."""
 
 
+def _worst(
+    board: np.ndarray, image: np.ndarray, max_error: float
+) -> tuple[int, dict[int, np.ndarray | None]]:
+    """The marker (its position in the (markers, 4, 2) corners) that misses the fit of the
+    others most, if by more than `max_error` (-1 when none does); and the fits of the others
+    made on the way, by the marker left out.
+
+    One misread or bent marker must not spoil a frame that has enough others. It is judged
+    against the fit of the others: a fit to all of them bends towards it (a homography has 8
+    degrees of freedom) and blames its neighbours instead."""
+    apart = _apart_estimates(board, image)
+    fits = {}
+    for k in np.flatnonzero(apart > ESTIMATE_SLACK * max_error).tolist():
+        apart[k], fits[k] = _apart(board, image, k)
+    worst = int(np.argmax(apart))
+    return (worst if apart[worst] > max_error else -1), fits
+
+
+@dataclass
+class _Step:
+    """One set of markers on `_fit_markers`' way: its fit, and which of them it drops."""
+
+    board: np.ndarray
+    image: np.ndarray
+    homography: np.ndarray | None
+    drop: int | None = None
+    """The position (in the set) of the marker dropped next, -1 for none; None: not judged."""
+    without: dict[int, np.ndarray | None] = field(default_factory=dict)
+    """The fits of the set less one marker (by its position) made while judging them."""
+
+
 def _fit_markers(
     found: dict[int, np.ndarray],
     laid: dict[int, np.ndarray],
@@ -401,26 +450,37 @@ def _fit_markers(
     max_shift: float,
     seen: tuple[int, ...],
     lens: Lens | None,
+    steps: dict[tuple[int, ...], _Step] | None = None,
 ) -> Registration:
     """The fit to the markers `use`, leaving out the worst while it misses by more than
-    `max_error` and more than `min_markers` remain; then the error and pinning checks."""
+    `max_error` and more than `min_markers` remain; then the error and pinning checks.
+    `steps` keeps each set's fit and drop for a later call on the same markers (which
+    marker a set drops does not depend on `min_markers`)."""
+    steps = {} if steps is None else steps
+    before: _Step | None = None  # the set before the last drop
     while True:
-        board = np.array([laid[i] for i in use], dtype=np.float64)
-        image = np.array([found[i] for i in use], dtype=np.float64)
-        h = _fit(board, image)
+        step = steps.get(tuple(use))
+        if step is None:
+            board = np.array([laid[i] for i in use], dtype=np.float64)
+            image = np.array([found[i] for i in use], dtype=np.float64)
+            # the marker dropped was judged against this very fit (the same corners in the
+            # same order): always made then, as only a refitted miss can exceed the limit
+            dropped = -1 if before is None or before.drop is None else before.drop
+            if before is not None and dropped in before.without:
+                h = before.without[dropped]
+            else:
+                h = _fit(board, image)
+            step = steps[tuple(use)] = _Step(board, image, h)
+        board, image, h = step.board, step.image, step.homography
         if h is None:
             return Registration(None, (), seen, float("inf"), "the markers' corners are degenerate")
         if len(use) <= min_markers:
             break
-        # One misread or bent marker must not spoil a frame that has enough others. It is
-        # judged against the fit of the others: a fit to all of them bends towards it (a
-        # homography has 8 degrees of freedom) and blames its neighbours instead.
-        apart = _apart_estimates(board, image)
-        for k in np.flatnonzero(apart > ESTIMATE_SLACK * max_error):
-            apart[k] = _apart(board, image, int(k))
-        worst = int(np.argmax(apart))
-        if apart[worst] > max_error:
-            del use[worst]
+        if step.drop is None:
+            step.drop, step.without = _worst(board, image, max_error)
+        if step.drop >= 0:
+            del use[step.drop]
+            before = step
             continue
         break
     error = float(np.sqrt(np.mean(_residuals(h, board, image) ** 2)))
