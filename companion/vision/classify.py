@@ -57,7 +57,7 @@ class Normaliser:
         np.fill_diagonal(d, np.inf)
         self.hexes = hexes
         self.order = np.argsort(d, axis=1, kind="stable")[:, :-1]
-        self.permanent = np.isin(np.array(hexes), geometry.PERMANENT_SEA)
+        self.permanent = _permanent(hexes)
         self._nearest: dict[tuple[bytes, int], np.ndarray] = {}
 
     def reference(

@@ -439,17 +439,18 @@ class Tracker:
         self._last = reading
         p = np.clip(reading.sea, 1e-12, 1 - 1e-12)
         odds = np.clip(np.log(p / (1 - p)), -CLIP, CLIP)
-        odds = np.where(reading.glare >= GLARE, np.clip(odds, -GLARE_SEA, GLARE_SEA), odds)
+        glared = reading.glare >= GLARE
+        odds = np.where(glared, np.clip(odds, -GLARE_SEA, GLARE_SEA), odds)
         self._evidence += reading.seen * odds
         self._sea_share += reading.sea_share
         # A frame in which the hex reads as sea by itself, out of glare, shows more sea than
         # a piece's rim: when a piece hides it on the other frames it counts with them.
-        plain = (reading.seen > 0) & (reading.sea > 0.5) & (reading.glare < GLARE)
+        plain = (reading.seen > 0) & (reading.sea > 0.5) & ~glared
         # Sea beside a piece, unless one land terrain explains most of the hex (`LAND_LIKE`),
         # and out of glare: in a lamp's reflection a tile washed out shows "sea" around the
         # people on it as much as a sunk position does around a boat (the renderer's games
         # with a lamp over the island named a mountain under a person sunk).
-        piece = ~reading.land_like & (reading.glare < GLARE)
+        piece = ~reading.land_like & ~glared
         self._piece_sea += plain | (
             piece & (reading.sea_share > BACK_SEA) & (reading.sea_share <= PIECE_SEA)
         )
@@ -457,11 +458,11 @@ class Tracker:
             piece & (reading.sea_share > RIM_SEA) & (reading.sea_share <= PIECE_SEA)
         )
         self._weight += reading.seen
-        self._glared += reading.glare >= GLARE
+        self._glared += glared
         ringed = reading.rim >= RING_SEA
-        self._ring_sea += ringed & (reading.glare < GLARE)
-        self._ring_plain += (reading.rim >= RING_PLAIN) & (reading.glare < GLARE)
-        self._ring_lit += ringed & (reading.glare >= GLARE)
+        self._ring_sea += ringed & ~glared
+        self._ring_plain += (reading.rim >= RING_PLAIN) & ~glared
+        self._ring_lit += ringed & glared
         # The colour under the white, and under a shadow too: a hex the classes cannot read
         # out of glare (a sunk position in a hard shadow shows sea darker than the sea around
         # it, which explains none of its samples) is still the sea's colour, dimmed
@@ -469,7 +470,7 @@ class Tracker:
         fits = reading.sea_fit >= FIT_SEA
         self._sea_colour += fits
         shaded = (reading.seen < SEEN) & (reading.sea_misfit <= SEA_MISFIT)
-        self._fit_sea += fits & ((reading.glare >= GLARE) | shaded)
+        self._fit_sea += fits & (glared | shaded)
         self._run += 1
         if self._run < self.stable_frames:
             return None
