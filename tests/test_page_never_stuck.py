@@ -147,6 +147,34 @@ def test_the_bar_shows_the_panel_before_the_phone_joins(browser: Browser, daemon
         phone.close()
 
 
+def test_the_join_screen_is_drawn_again_only_when_the_games_change(
+    browser: Browser, daemon: Daemon
+) -> None:
+    """The join screen polls the table every 5 s. A poll that finds the same games leaves the
+    screen as it is: a redraw replaces the PIN button, and one between a finger's down and up
+    loses the tap (under load a phone's join never happened). A new game is still shown."""
+    context = browser.new_context(viewport=TALL, device_scale_factor=1, locale="en-GB")
+    try:
+        page = context.new_page()
+        page.clock.install()  # the poll's timer runs when the test says
+        page.goto(daemon.url)
+        page.wait_for_selector("body[data-screen='join'] [data-go=pin]")
+        page.evaluate(
+            "() => { window.redraws = 0; new MutationObserver((m) => { window.redraws += m.length; })"
+            ".observe(document.getElementById('main'), { childList: true }); }"
+        )
+        for _ in range(2):  # nothing new at the table
+            with page.expect_response(lambda r: r.url.endswith("/api/games")):
+                page.clock.run_for(5_000)
+        game = daemon.new_game(PLAYERS[:2])
+        with page.expect_response(lambda r: r.url.endswith("/api/games")):
+            page.clock.run_for(5_000)
+        page.get_by_role("heading", name=f"Game {game}").wait_for()
+        assert page.evaluate("window.redraws") == 1
+    finally:
+        context.close()
+
+
 def test_a_frozen_table_is_not_live_a_tap_shows_pending_and_is_never_done_late(
     browser: Browser, daemon: Daemon
 ) -> None:

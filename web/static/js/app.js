@@ -460,6 +460,9 @@ function go(screen, game = null) {
 }
 
 // Off the play screen, keep the list of games fresh: a game another phone started shows up.
+// The screen is drawn again only when the games changed: a redraw replaces the buttons, and one
+// that falls between a finger's down and up loses the tap (the PIN never sent, the seat never
+// taken). The panel's and camera's state is the bar's, which is drawn apart.
 function watchForGames() {
   clearInterval(app.poll);
   app.poll = null;
@@ -467,9 +470,11 @@ function watchForGames() {
   if (!waiting) return;
   app.poll = setInterval(async () => {
     try {
-      const before = app.current;
+      const [games, current] = [JSON.stringify(app.games), app.current];
       await Promise.all([loadGames(), loadStatus()]);
-      if (app.screen === "join" || app.current !== before) render();
+      renderBar();
+      const moved = app.current !== current;
+      if (moved || (app.screen === "join" && JSON.stringify(app.games) !== games)) render();
     } catch {
       /* the bar says when the table is unreachable */
     }
