@@ -92,3 +92,16 @@ def test_the_camera_reads_printed_tiles_of_either_printing(condition: str) -> No
                 tiles_right += verdict.label == truth
     assert right == judged and tiles_right == tiles
     assert hidden <= 0.03 * (judged + hidden)
+
+
+@pytest.mark.parametrize("island", [6, 7])
+def test_B_2_a_layout_is_proposed_right_from_printed_tiles(island: int) -> None:
+    """B-2: with no layout given, the camera groups the 40 tiles 16/16/8 itself. The median
+    of a printed tile's disc jumps between its inks (a forest's dark outlines and light
+    crowns, a mountain's shadows and white tops) with the share each covers there, so
+    grouped by medians alone these two setup photos mixed 16 and 19 forests and mountains
+    up; grouped on all the samples, none."""
+    shot = next(synth.islands(2024, 1, "art", SIZE, per_island=1, first=island))
+    proposal = Recogniser().calibrate(shot.setup.image)
+    wrong = [h for h in geometry.LAND if proposal.layout[h] != shot.layout[h]]
+    assert not wrong, f"{len(wrong)} positions proposed wrong"
