@@ -105,3 +105,14 @@ def test_B_2_a_layout_is_proposed_right_from_printed_tiles(island: int) -> None:
     proposal = Recogniser().calibrate(shot.setup.image)
     wrong = [h for h in geometry.LAND if proposal.layout[h] != shot.layout[h]]
     assert not wrong, f"{len(wrong)} positions proposed wrong"
+
+
+def test_the_bench_counts_the_proposals_right_on_printed_tiles() -> None:
+    """The bench's ``vision.proposed_C_W``: every land position of each island's setup photo,
+    as the camera proposes it with no layout given (B-2), against the truth. Grouped by
+    medians alone these two islands had 6 of 80 wrong."""
+    from companion.vision.bench import tally_photos
+
+    photos = tally_photos("art", 2, seed=2024, size=SIZE, per_island=1)
+    assert photos.proposed == 2 * len(geometry.LAND)
+    assert photos.proposal == 1.0
