@@ -111,6 +111,10 @@ class Photos:
     hidden_under_arm: int = 0
     positions_hidden: int = 0
     """Land positions called hidden in registered frames (under an arm or not): not judged."""
+    proposed: int = 0
+    """Land positions of the setup photos that registered, proposed by the camera itself (no
+    layout given: `calibrate.propose`)."""
+    proposed_right: int = 0
 
     @property
     def setup_accepted(self) -> float:
@@ -131,6 +135,10 @@ class Photos:
     @property
     def hidden(self) -> float:
         return round(self.positions_hidden / max(1, len(geometry.LAND) * self.frames_registered), 4)
+
+    @property
+    def proposal(self) -> float:
+        return round(self.proposed_right / max(1, self.proposed), 4)
 
     @property
     def wrong_sure_arm(self) -> float:
@@ -156,6 +164,12 @@ def tally_photos(
     markers = load_markers()
     out = Photos()
     for island in synth.islands(seed, frames, mode, size, per_island, layout=markers):
+        try:  # the layout as the camera proposes it, for people to confirm
+            proposal = Recogniser(markers).calibrate(island.setup.image)
+            out.proposed += len(island.layout)
+            out.proposed_right += sum(proposal.layout[h] == t for h, t in island.layout.items())
+        except NotRegistered:
+            pass
         recogniser = Recogniser(markers)
         calibration, tries = _calibrate(recogniser, island)
         out.setups += tries
@@ -397,7 +411,9 @@ def conditions(
     ``vision.frames_registered_C_W``, ``vision.land_sea_C_W``, ``vision.terrain_C_W`` (over
     the positions judged), ``vision.hidden_C_W`` (the share of positions called hidden, not
     judged: a tile showing another terrain than its own is hidden, so glare that turns a
-    forest grey lowers this figure, not the terrain's); for
+    forest grey lowers this figure, not the terrain's), ``vision.proposed_C_W`` (the share of
+    land positions that the camera's own proposal of the layout names right, on the first
+    setup photo of each island when it registers); for
     ``arm`` also ``vision.arm_wrong_sure_W`` (wrong verdicts with confidence ≥ 0.5 among the
     positions under the arm that were judged) and ``vision.arm_hidden_W`` (the share called
     hidden); for `GAME_CONDITIONS`, ``vision.turn_accuracy_C_W`` and
@@ -412,6 +428,7 @@ def conditions(
             figures[f"vision.land_sea_{name}_{w}"] = p.land_sea
             figures[f"vision.terrain_{name}_{w}"] = p.terrain
             figures[f"vision.hidden_{name}_{w}"] = p.hidden
+            figures[f"vision.proposed_{name}_{w}"] = p.proposal
             if name == "arm":
                 figures[f"vision.arm_wrong_sure_{w}"] = p.wrong_sure_arm
                 under = p.hidden_under_arm + p.judged_under_arm

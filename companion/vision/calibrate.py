@@ -19,7 +19,7 @@ from ..engine import board
 from ..engine.data import TERRAIN_COUNT, TERRAINS
 from . import geometry
 from .classify import OVEREXPOSED, Calibration, Normaliser, setup_relative
-from .model import ColourModel
+from .model import CLASSES, ColourModel
 from .sample import HexSamples
 
 
@@ -83,6 +83,25 @@ def group(x: np.ndarray, counts: tuple[int, ...], seed: int = 0) -> tuple[np.nda
 
     Starts: every order of the groups along each principal axis, then a few random ones.
     """
+    best, best_cost = np.zeros(0, np.intp), np.inf
+    for labels, total in _descents(x, counts, seed):
+        if total < best_cost - 1e-12:
+            best, best_cost = labels, total
+    return best, best_cost
+
+
+def groupings(x: np.ndarray, counts: tuple[int, ...], seed: int = 0) -> list[np.ndarray]:
+    """Every distinct grouping that `group`'s starts end in, the best first: a grouping of
+    medians that is not the best may be the one the samples themselves support (`propose`)."""
+    out: list[np.ndarray] = []
+    for labels, _ in sorted(_descents(x, counts, seed), key=lambda d: d[1]):
+        if not any(_same(labels, other) for other in out):
+            out.append(labels)
+    return out
+
+
+def _descents(x: np.ndarray, counts: tuple[int, ...], seed: int) -> list[tuple[np.ndarray, float]]:
+    """From each of `group`'s starts, the size-constrained k-means's grouping and its cost."""
     # float64: in float32 a swap and its reverse can both look like gains of rounding size,
     # and the swapping never ends.
     x = np.asarray(x, np.float64)
@@ -104,7 +123,7 @@ def group(x: np.ndarray, counts: tuple[int, ...], seed: int = 0) -> tuple[np.nda
     rng = np.random.default_rng(seed)
     base = np.repeat(np.arange(len(counts)), counts)
     starts += [rng.permutation(base) for _ in range(8)]
-    best, best_cost = starts[0], np.inf
+    out = []
     for labels in starts:
         for _ in range(50):
             means = np.array([x[labels == g].mean(axis=0) for g in range(len(counts))])
@@ -113,20 +132,57 @@ def group(x: np.ndarray, counts: tuple[int, ...], seed: int = 0) -> tuple[np.nda
             if np.array_equal(new, labels):
                 break
             labels = new
-        total = float(cost[np.arange(n), labels].sum())
-        if total < best_cost - 1e-12:
-            best, best_cost = labels, total
-    return best, best_cost
+        out.append((labels, float(cost[np.arange(n), labels].sum())))
+    return out
+
+
+def _same(a: np.ndarray, b: np.ndarray) -> bool:
+    """Whether two groupings put the same points together (whatever the groups' numbers;
+    only groups of the same size can swap numbers)."""
+    return all(len(set(b[a == g].tolist())) == 1 for g in set(a.tolist())) and all(
+        len(set(a[b == g].tolist())) == 1 for g in set(b.tolist())
+    )
+
+
+REGROUP_ROUNDS = 10
+"""Most rounds of `regroup`: each refits the groups' colours and moves positions between them
+(it settles in two to four on the renderer's setup photos)."""
+
+
+def regroup(pixels: np.ndarray, labels: np.ndarray) -> tuple[np.ndarray, float]:
+    """A grouping of positions by their (positions, samples, 3) relative colours, improved
+    from `labels` with the group sizes kept: each group's colour fitted as the classes are
+    (`ColourModel.fit`), each position moved to the group whose colour explains its samples
+    best (`ColourModel.likelihood`), until none moves. Returns it and its log likelihood
+    (larger is better). A printed tile is not one colour: trees with dark outlines and light
+    crowns, rock with dark and white patches. The median of such a disc jumps between its
+    inks with the share each covers there, so medians alone mix forests and mountains up;
+    the samples as a whole keep them apart."""
+    groups = range(int(labels.max()) + 1)
+    total = -np.inf
+    for _ in range(REGROUP_ROUNDS):
+        model = ColourModel.fit({CLASSES[g]: pixels[labels == g].reshape(-1, 3) for g in groups})
+        fit = model.likelihood(pixels.astype(np.float32)).astype(np.float64)
+        total = float(fit[np.arange(len(labels)), labels].sum())
+        new = _assign(-fit, labels)
+        if np.array_equal(new, labels):
+            break
+        labels = new
+    return labels, total
 
 
 def propose(samples: HexSamples, normaliser: Normaliser, source: str = "") -> Calibration:
     """A calibration from a setup frame without a known layout: the layout is a proposal."""
-    x = setup_relative(samples, normaliser)[0].median
-    rows = _rows(samples.hexes)
-    land = x[[rows[h] for h in geometry.LAND]]
+    rel = setup_relative(samples, normaliser)[0]
+    rows = [_rows(samples.hexes)[h] for h in geometry.LAND]
+    land = rel.median[rows]
     # The box's counts in a fixed order: groups 0, 1 of 16 (beach, forest) and 2 of 8.
     sizes = tuple(TERRAIN_COUNT[t] for t in TERRAINS)
-    labels, _ = group(land, sizes)
+    # Grouped by the medians, then each grouping the medians end in improved on all the
+    # samples (`regroup`); the one the samples support best is kept.
+    pixels = rel.pixels[rows]
+    found = [regroup(pixels, labels) for labels in groupings(land, sizes)]
+    labels = max(found, key=lambda f: f[1])[0]
     means = np.array([land[labels == g].mean(axis=0) for g in range(3)])
     names = _name(means, sizes)
     layout = {h: names[int(labels[k])] for k, h in enumerate(geometry.LAND)}

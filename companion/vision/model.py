@@ -163,6 +163,21 @@ class ColourModel:
         """
         inv, logdet = self.precision(extra)
         density = self._log_density(pixels, inv, logdet)  # (classes, samples, hexes)
+        summed = self._summed(density)
+        vote = self._log_density(median[:, None, :].astype(np.float32), inv, logdet, 16.0)
+        evidence = (summed / TEMPERATURE + vote[:, 0, :]).T
+        evidence -= evidence.max(axis=1, keepdims=True)
+        p = np.exp(evidence)
+        probs: np.ndarray = p / p.sum(axis=1, keepdims=True)
+        # a count of samples, exact in any order
+        explained: np.ndarray = self.explains(density).mean(axis=1).T
+        return probs, explained
+
+    @staticmethod
+    def _summed(density: np.ndarray) -> np.ndarray:
+        """(classes, hexes) each hex's samples' log likelihoods under the contaminated model
+        (each the class's colour or an occluder's), summed, from (classes, samples, hexes)
+        log densities."""
         # log(inlier · density + occluder): the density is bounded (every class is at least
         # `FLOOR` wide), so its exponential cannot overflow; this is logaddexp's value
         # without its cost. log(1 + x) rather than log1p: numpy's float32 log is vectorised,
@@ -173,15 +188,14 @@ class ColourModel:
         mixed = np.log(mixed, out=mixed) + _LOG_OCCLUDER
         # each hex's samples summed along a row of their own, as numpy's pairwise sum adds
         # them (a sum across rows adds them in another order: other roundings)
-        summed = mixed.transpose(0, 2, 1).copy().sum(axis=2)
-        vote = self._log_density(median[:, None, :].astype(np.float32), inv, logdet, 16.0)
-        evidence = (summed / TEMPERATURE + vote[:, 0, :]).T
-        evidence -= evidence.max(axis=1, keepdims=True)
-        p = np.exp(evidence)
-        probs: np.ndarray = p / p.sum(axis=1, keepdims=True)
-        # a count of samples, exact in any order
-        explained: np.ndarray = self.explains(density).mean(axis=1).T
-        return probs, explained
+        out: np.ndarray = mixed.transpose(0, 2, 1).copy().sum(axis=2)
+        return out
+
+    def likelihood(self, pixels: np.ndarray) -> np.ndarray:
+        """(hexes, classes) the log likelihood of each hex's (hexes, samples, 3) relative
+        colours under each class, as `judge` sums them (before its temperature and vote)."""
+        inv, logdet = self.precision(np.zeros((len(pixels), 3)))
+        return self._summed(self._log_density(pixels, inv, logdet)).T
 
     def to_json(self) -> dict[str, Any]:
         return {

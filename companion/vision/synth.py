@@ -10,6 +10,10 @@ as a phone or Pi camera damages a photo. Two modes (research §6):
   edge, glare on 30 % of frames, stronger blur and noise, a hand over one marker on a quarter
   of the frames, and the tiles' thickness (beach 2, forest 4, mountain 6 mm) seen in parallax.
 
+Conditions (`CONDITIONS`) add what a real table does beyond that; two of them draw the board
+as printed rather than in flat colours (``art``: drawn trees, rock, sand and surf, each tile's
+outline and bevel, the sea's waves and serpents) and in another printing's inks (``art1986``).
+
 The truth of a frame is what lies on each land position and the board→image homography of the
 table's plane; `recorded` stores frames with it so real photos can join the same tests.
 """
@@ -48,6 +52,22 @@ COLOURS: dict[str, tuple[float, float, float]] = {
     "mountain": (108, 118, 128),
 }
 _TEXTURE = {"sea": 0.06, "beach": 0.07, "forest": 0.16, "mountain": 0.12}
+
+PALETTES: dict[str, dict[str, tuple[float, float, float]]] = {
+    # the 30th-anniversary printing: what `COLOURS` approximates
+    "anniversary": COLOURS,
+    # an older printing in other inks (guessed, not measured: the point is hues further off
+    # than one run's drift, `board_colours`): a greener sea, orange sand, an olive forest and
+    # brown rock
+    "1986": {
+        "sea": (160, 128, 46),
+        "beach": (92, 172, 226),
+        "forest": (48, 124, 98),
+        "mountain": (82, 102, 138),
+    },
+}
+"""Printings of the board (`Conditions.palette`), BGR: the recogniser learns whichever it sees
+from the setup photo, so what matters is how far apart, and how far from the nominal, they lie."""
 _TABLE = (55, 85, 120)
 _WHITE = (232, 234, 235)
 _BLACK = (28, 26, 26)
@@ -291,6 +311,30 @@ def random_camera(
 # What each pixel shows before texture, light and the sensor: a label, then a colour.
 _TABLE_L, _SEA_L, _LINE_L, _ISLAND_L, _SIDE_L = 0, 1, 2, 3, 4
 _TILE_L = {t: 5 + k for k, t in enumerate(TERRAINS)}
+# The printed art (`Conditions.art`): per surface a dark, a light and a bright ink, the dark
+# outline printed round each tile and the serpents printed on their start spaces.
+_ROLES = ("dark", "light", "bright")
+_ART_L = {
+    (t, role): 5 + len(TERRAINS) + 3 * k + r
+    for k, t in enumerate(("sea", *TERRAINS))
+    for r, role in enumerate(_ROLES)
+}
+_OUTLINE_L = 5 + len(TERRAINS) + 3 * (1 + len(TERRAINS))
+_SERPENT_L = _OUTLINE_L + 1
+_LABELS = _SERPENT_L + 1
+_ART_SHADE = {
+    # each ink as a multiple of its surface's colour (`_ROLES`): drawn trees with dark
+    # outlines and light crowns, rock with shadowed and lit faces and white highlights, sand
+    # with darker grains and white surf; the sea's waves a little lighter or darker
+    "sea": (0.72, 1.3, 1.55),
+    "beach": (0.72, 1.12, 1.3),
+    "forest": (0.42, 1.4, 1.9),
+    "mountain": (0.5, 1.45, 2.0),
+}
+_OUTLINE = (40, 40, 44)
+_SERPENT = (62, 96, 56)
+_INK_MAX = 245.0
+"""No ink is brighter than the paper it is printed on."""
 
 
 def _noise(rng: np.random.Generator, shape: tuple[int, int], cells: float) -> np.ndarray:
@@ -323,12 +367,16 @@ def _paint(
     positions: dict[int, str],
     heights: dict[str, float],
     ppu: float,
+    art: bool = False,
 ) -> tuple[np.ndarray, dict[int, np.ndarray]]:
     """The label map of the table, the printed board and the tiles, and each tile's outline
-    (laid by hand: a little off its hex and turned)."""
+    (laid by hand: a little off its hex and turned); with `art`, the printed art on the sea
+    and on each tile (`_sea_art`, `_tile_art`)."""
     w, h = size
     labels = np.full((h, w), _TABLE_L, np.uint8)
     cv2.fillPoly(labels, [_poly(_on(camera, _square(0, 0, 1) * [11.3, 10.9]))], _SEA_L, shift=4)
+    if art:
+        _draw_art(labels, camera, _sea_art(), np.eye(3), 0.0, ppu)
     thick = max(1, round(0.03 * ppu))
     lines = [_poly(_on(camera, geometry.outline(*geometry.centre(i)))) for i in geometry.HEXES]
     cv2.polylines(labels, lines, True, _LINE_L, thick, cv2.LINE_8, 4)
@@ -350,14 +398,191 @@ def _paint(
         terrain = positions[hx]
         top = _on(camera, outlines[hx], heights[terrain])
         cv2.fillPoly(labels, [_poly(top)], _TILE_L[terrain], shift=4)
+        if art:  # the tile's own print, turned and moved with it, on its top only
+            poly = outlines[hx]
+            x, y = poly.mean(axis=0)
+            turn = math.atan2(poly[0, 1] - y, poly[0, 0] - x) - math.radians(30)
+            c, s = math.cos(turn), math.sin(turn)
+            place = np.array([[c, -s, x], [s, c, y], [0, 0, 1.0]])
+            prims = _tile_art(terrain, hx)
+            _draw_art(labels, camera, prims, place, heights[terrain], ppu, top)
     return labels, outlines
+
+
+# -- printed art ---------------------------------------------------------------------------
+
+_Prim = tuple[int, np.ndarray, float]
+"""One stroke of printed art: its label, its points (n, 2) in hex units and its width (hex
+units; 0: the points are a filled polygon)."""
+
+_TILE_RADIUS = 0.96
+"""A tile's circumradius in hex units (`_paint` lays them a little inside their hex)."""
+
+
+def _in_hex(points: np.ndarray, margin: float = 0.0) -> np.ndarray:
+    """Which of `points` (n, 2) lie inside a tile at the origin, `margin` inside its edge."""
+    inner = _TILE_RADIUS * math.sqrt(3) / 2 - margin
+    normals = np.array([[1.0, 0.0], [0.5, math.sqrt(3) / 2], [-0.5, math.sqrt(3) / 2]])
+    out: np.ndarray = (np.abs(points @ normals.T) <= inner).all(axis=1)
+    return out
+
+
+def _spots(rng: np.random.Generator, n: int, margin: float = 0.0) -> np.ndarray:
+    """`n` points spread at random over a tile at the origin."""
+    out = np.zeros((0, 2))
+    while len(out) < n:
+        p = rng.uniform(-_TILE_RADIUS, _TILE_RADIUS, (4 * n, 2))
+        out = np.vstack([out, p[_in_hex(p, margin)]])
+    return out[:n]
+
+
+def _round(x: float, y: float, r: float) -> np.ndarray:
+    return _ellipse(x, y, 2 * r, 2 * r, 0.0)
+
+
+@functools.cache
+def _tile_art(terrain: str, hx: int) -> tuple[_Prim, ...]:
+    """The print on the tile of `terrain` at `hx`, in the tile's own frame (centred, pointy
+    top): the same tile always shows the same art. Forests are drawn trees, each a dark
+    outline round a light crown with a bright highlight; mountains are peaks with a lit and a
+    shadowed face, white tops and dark strokes; beaches are sand with darker and lighter grains
+    and a line of white surf along one side. Every tile has a light bevel inside its edge and
+    a thin dark outline on it."""
+    rng = np.random.default_rng([hx, TERRAINS.index(terrain), 1986])
+    dark, light, bright = (_ART_L[terrain, role] for role in _ROLES)
+    prims: list[_Prim] = []
+    if terrain == "forest":
+        trees = _spots(rng, 34)
+        for x, y in trees[np.argsort(trees[:, 1])]:  # the nearer (lower) trees over the far
+            r = float(rng.uniform(0.11, 0.17))
+            prims.append((dark, _round(x, y, r), 0.0))
+            prims.append((light, _round(x, y, r - 0.03), 0.0))
+            prims.append((bright, _round(x - 0.3 * r, y - 0.3 * r, 0.4 * r), 0.0))
+    elif terrain == "mountain":
+        peaks = _spots(rng, 8, 0.1)
+        for x, y in peaks[np.argsort(peaks[:, 1])]:
+            half, tall = rng.uniform(0.2, 0.35), rng.uniform(0.3, 0.55)
+            ridge = x + rng.uniform(-0.3, 0.3) * half
+            apex, left, right = (
+                (x, y - tall / 2),
+                (x - half, y + tall / 2),
+                (x + half, y + tall / 2),
+            )
+            foot = (ridge, y + tall / 2)
+            prims.append((light, np.array([apex, left, foot]), 0.0))  # lit from the left
+            prims.append((dark, np.array([apex, foot, right]), 0.0))
+            cap = 0.3
+            prims.append(
+                (
+                    bright,
+                    np.array(
+                        [
+                            apex,
+                            (x - cap * half, y - tall / 2 + cap * tall),
+                            (x + cap * half, y - tall / 2 + cap * tall),
+                        ]
+                    ),
+                    0.0,
+                )
+            )
+            prims.append((dark, np.array([apex, foot]), 0.02))
+        for x, y in _spots(rng, 12):  # cracks and scree
+            a = rng.uniform(0, math.pi)
+            d = rng.uniform(0.05, 0.12) * np.array([math.cos(a), math.sin(a)])
+            at = np.array([x, y])
+            prims.append((dark, np.array([at - d, at + d]), 0.018))
+    else:  # beach
+        for x, y in _spots(rng, 110):
+            grain = dark if rng.uniform() < 0.7 else light
+            prims.append((grain, _round(x, y, float(rng.uniform(0.015, 0.03))), 0.0))
+        side = int(rng.integers(6))  # surf along one side: a wet band and white lines
+        a = math.radians(60 * side)
+        normal = np.array([math.cos(a), math.sin(a)])
+        along = np.array([-normal[1], normal[0]])
+        t = np.linspace(-0.6, 0.6, 25)[:, None]
+        inner = _TILE_RADIUS * math.sqrt(3) / 2
+        for depth, role, width in ((0.22, dark, 0.08), (0.16, bright, 0.035), (0.3, bright, 0.02)):
+            wave = inner - depth + 0.025 * np.sin(t * 11 + depth * 20)
+            prims.append((role, t * along + wave * normal, width))
+    edge = geometry.outline(0.0, 0.0, _TILE_RADIUS)
+    prims.append((light, np.vstack([edge * 0.93, edge[:1] * 0.93]), 0.045))  # the bevel
+    prims.append((_OUTLINE_L, np.vstack([edge * 0.99, edge[:1] * 0.99]), 0.025))
+    return tuple(prims)
+
+
+@functools.cache
+def _sea_art() -> tuple[_Prim, ...]:
+    """The print on the sea, in board coordinates: short waves, lighter and darker, all
+    running one way, and a serpent on each of its start spaces (B-3)."""
+    rng = np.random.default_rng(1986)
+    prims: list[_Prim] = []
+    centres = rng.uniform([-11.3, -10.9], [11.3, 10.9], (900, 2))
+    t = np.linspace(-0.5, 0.5, 9)
+    for x, y in centres:
+        length, a = rng.uniform(0.3, 0.6), rng.normal(0.0, 0.15)
+        bend = 0.06 * np.sin(t * 2 * math.pi)
+        local = np.stack([t * length, bend], axis=1)
+        c, s = math.cos(a), math.sin(a)
+        points = local @ np.array([[c, s], [-s, c]]) + (x, y)
+        role = "light" if rng.uniform() < 0.7 else "dark"
+        prims.append((_ART_L["sea", role], points, 0.04))
+    for hx in board.SERPENT_START:
+        x, y = geometry.centre(hx)
+        t = np.linspace(-0.55, 0.55, 21)
+        body = np.stack([t + x, 0.16 * np.sin(t * 2.6 * math.pi) + y], axis=1)
+        prims.append((_OUTLINE_L, body, 0.17))
+        prims.append((_SERPENT_L, body, 0.12))
+        prims.append((_OUTLINE_L, _round(body[-1, 0], body[-1, 1], 0.12), 0.0))
+        prims.append((_SERPENT_L, _round(body[-1, 0], body[-1, 1], 0.095), 0.0))
+    return tuple(prims)
+
+
+def _draw_art(
+    labels: np.ndarray,
+    camera: Camera,
+    prims: tuple[_Prim, ...],
+    place: np.ndarray,
+    height: float,
+    ppu: float,
+    clip: np.ndarray | None = None,
+) -> None:
+    """Draw `prims` into `labels`, moved onto the board by `place` (3x3, their frame → hex
+    units) at `height`; with `clip` (n, 2 pixels), only inside that polygon."""
+    points = np.vstack([p for _, p, _ in prims])
+    board_xy = points @ place[:2, :2].T + place[:2, 2]
+    pixels = _on(camera, board_xy, height)
+    h, w = labels.shape
+    x0 = y0 = 0
+    target = labels
+    if clip is not None:  # a tile's top: drawn on a copy of its box, kept inside its outline
+        x0, y0 = np.maximum(np.floor(clip.min(axis=0)).astype(int) - 1, 0)
+        x1 = min(int(np.ceil(clip[:, 0].max())) + 2, w)
+        y1 = min(int(np.ceil(clip[:, 1].max())) + 2, h)
+        if x1 <= x0 or y1 <= y0:
+            return
+        target = labels[y0:y1, x0:x1].copy()
+    pixels = pixels - (x0, y0)
+    at = 0
+    for label, p, width in prims:
+        poly = _poly(pixels[at : at + len(p)])
+        at += len(p)
+        if width:
+            thick = max(1, round(width * ppu))
+            cv2.polylines(target, [poly], False, label, thick, cv2.LINE_8, 4)
+        else:
+            cv2.fillPoly(target, [poly], label, cv2.LINE_8, 4)
+    if clip is not None:
+        inside = np.zeros_like(target)
+        cv2.fillPoly(inside, [_poly(clip - (x0, y0))], 1, cv2.LINE_8, 4)
+        box = labels[y0 : y0 + target.shape[0], x0 : x0 + target.shape[1]]
+        np.copyto(box, target, where=inside.astype(bool))
 
 
 def _colour(
     rng: np.random.Generator, labels: np.ndarray, colours: dict[str, np.ndarray], ppu: float
 ) -> np.ndarray:
     """Labels → colours with printed texture (trees, rock, waves), as float32 BGR."""
-    lut = np.zeros((5 + len(TERRAINS), 3), np.float32)
+    lut = np.zeros((_LABELS, 3), np.float32)
     amp = np.zeros(len(lut), np.float32)
     lut[_TABLE_L], amp[_TABLE_L] = _TABLE, 0.12
     lut[_SEA_L], amp[_SEA_L] = colours["sea"], _TEXTURE["sea"]
@@ -366,6 +591,11 @@ def _colour(
     lut[_SIDE_L], amp[_SIDE_L] = _TILE_SIDE, 0.03
     for t, k in _TILE_L.items():
         lut[k], amp[k] = colours[t], _TEXTURE[t]
+    for (t, role), k in _ART_L.items():
+        ink = colours[t] * _ART_SHADE[t][_ROLES.index(role)]
+        lut[k], amp[k] = np.minimum(ink, _INK_MAX), _TEXTURE[t]
+    lut[_OUTLINE_L], amp[_OUTLINE_L] = _OUTLINE, 0.05
+    lut[_SERPENT_L], amp[_SERPENT_L] = _SERPENT, 0.08
     texture = 0.6 * _noise(rng, labels.shape, 0.1 * ppu) + 0.6 * _noise(
         rng, labels.shape, 0.4 * ppu
     )
@@ -580,6 +810,12 @@ class Conditions:
     """A lamp over the table (`Lamp`): the pieces cast soft shadows away from it, and its
     reflection lies where the board mirrors it into the camera (with the share `glare`, over
     the island) instead of a blob at random. It hangs there for the whole game."""
+    art: bool = False
+    """The board's printed art instead of flat colours (`_tile_art`, `_sea_art`): drawn trees
+    with dark outlines and light crowns, rock with shadows and white highlights, sand grains
+    and surf, each tile's dark outline and light bevel, the sea's waves and serpents."""
+    palette: str = "anniversary"
+    """The printing's inks (`PALETTES`), each drawn a little off as ever (`board_colours`)."""
 
 
 _ALL = Conditions(2.0, (-0.14, -0.04), (2.0, 7.0), 0.5, 0.5, True, True, lamp=True)
@@ -591,6 +827,8 @@ CONDITIONS: dict[str, tuple[str, Conditions]] = {
     "blur": ("normal", Conditions(motion_px=_ALL.motion_px)),
     "arm": ("normal", Conditions(arm=1.0, sunk_pieces=True)),
     "glare": ("normal", Conditions(glare=1.0)),
+    "art": ("normal", Conditions(art=True)),
+    "art1986": ("normal", Conditions(art=True, palette="1986")),
     "all": ("harsh", _ALL),
 }
 """The bench's conditions. Each mode of `MODES` (and ``clean``) is also a condition: its
@@ -941,11 +1179,12 @@ def _sensor(
 # -- a whole photo -------------------------------------------------------------------------
 
 
-def board_colours(rng: np.random.Generator) -> dict[str, np.ndarray]:
-    """One printing of the board: the nominal colours, each a little off (print runs, paper)."""
+def board_colours(rng: np.random.Generator, palette: str = "anniversary") -> dict[str, np.ndarray]:
+    """One printing of the board: the `palette`'s colours (`PALETTES`), each a little off
+    (print runs, paper)."""
     return {
         k: np.array(v, np.float32) * rng.uniform(0.94, 1.06, 3).astype(np.float32)
-        for k, v in COLOURS.items()
+        for k, v in PALETTES[palette].items()
     }
 
 
@@ -981,7 +1220,7 @@ def scene(
     where the conditions hang one), the pieces' shadows."""
     layout = layout or load_markers()
     damage, conditions = _kind(mode)
-    colours = colours or board_colours(rng)
+    colours = colours or board_colours(rng, conditions.palette)
     camera = camera or lens(rng, random_camera(rng, size, layout.extent()), conditions)
     laid = laid or hand_laid(rng, layout, conditions)
     # Pixels per hex unit at the board's centre: the scale of the printed texture.
@@ -993,7 +1232,7 @@ def scene(
         t: (THICKNESS_MM[t] / layout.scale_mm_per_unit if damage.parallax else 0.0)
         for t in TERRAINS
     }
-    labels, outlines = _paint(rng, camera, size, positions, heights, ppu)
+    labels, outlines = _paint(rng, camera, size, positions, heights, ppu, conditions.art)
     image = _colour(rng, labels, colours, ppu)
     _draw_markers(image, camera, *laid)
     base = {hx: heights[positions[hx]] for hx in outlines}
@@ -1104,8 +1343,8 @@ def islands(
         rng = np.random.default_rng([seed, n])
         n += 1
         tiles = random_layout(rng)
-        colours = board_colours(rng)
         _, conditions = _kind(mode)
+        colours = board_colours(rng, conditions.palette)
         table = _Table(
             rng,
             size,
@@ -1183,8 +1422,8 @@ def game(
     layout = layout or load_markers()
     rng = np.random.default_rng([seed, 1_000_003])
     tiles = random_layout(rng)
-    colours = board_colours(rng)
     _, conditions = _kind(mode)
+    colours = board_colours(rng, conditions.palette)
     camera = lens(rng, random_camera(rng, size, layout.extent()), conditions)
     laid = hand_laid(rng, layout, conditions)
     # the lamp hangs where it hangs for the whole game, as the camera stands
