@@ -206,6 +206,18 @@ def test_people_counted_out_of_step() -> None:
     reported(s, "seat 1", "counted")
 
 
+def test_occupants_out_of_step() -> None:
+    """What stands on each hex, kept for the vacant spaces (a red tile's creature, a dive, a
+    boat at setup), agrees with the pieces: here a shark leaves without the count knowing."""
+    game, ids = sound()
+    s = game.state
+    assert not s.vacant(hx("1.8")) and not s.vacant(hx("1.3"))  # the shark's, the swimmer's
+    s.n_shark[hx("1.8")] -= 1
+    s.c_pos[ids["shark"]] = OFF
+    found = reported(s, "1.8", "occupants")
+    assert all("shark" not in v for v in found)  # only the kept count is out of step
+
+
 @pytest.mark.parametrize(
     ("corrupt", "words"),
     [

@@ -32,6 +32,7 @@ def apply_terrain(s: State, action: Action, ev: Events) -> None:
     h = board.LAND[s.layout]
     t: str = action[1]
     s.terrain[h] = t
+    s.occupants[h] += 1  # land now: no longer vacant sea
     s.standing[t].append(h)  # laid in `board.LAND`'s order
     s.empty_land.append(h)  # nobody stands on a tile just laid
     s.layout += 1
@@ -293,6 +294,7 @@ def apply_boat(s: State, action: Action, ev: Events) -> None:
     b = s.b_pos.index(OFF)
     s.b_pos[b] = h
     s.boat_at[h] = b
+    s.occupants[h] += 1
     s.recontrol(b)
     counts = s.ctx.setdefault("boats", [0] * s.players)
     counts[s.actor] += 1
