@@ -218,6 +218,16 @@ def test_occupants_out_of_step() -> None:
     assert all("shark" not in v for v in found)  # only the kept count is out of step
 
 
+def test_values_left_out_of_step() -> None:
+    """The values each seat has left to place, kept for placement, agree with the values its
+    people carry (B-4, B-5): here seat 1's lander, placed as a 6, is not taken from them."""
+    game, _ = sound()
+    s = game.state
+    assert 6 not in s.left_values[0] and violations(s) == []
+    s.left_values[0].append(6)
+    reported(s, "seat 1", "values")
+
+
 @pytest.mark.parametrize(
     ("corrupt", "words"),
     [

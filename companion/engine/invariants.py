@@ -84,6 +84,11 @@ def _people(s: State, out: list[str]) -> None:
             if per_seat[seat] != len(values):
                 out.append(f"seat {seat + 1} has {per_seat[seat]} people; this game gives each "
                            f"{len(values)}")  # fmt: skip
+    for seat, people in enumerate(s.seat_people):
+        shown = Counter(v for p in people if (v := s.p_value[p]) is not None)
+        left = Counter(values) - shown
+        if s.left_values[seat] != sorted(left.elements()):
+            out.append(f"seat {seat + 1} is told it has values {s.left_values[seat]} left")
     told = Counter((p // 10, v) for p in s.p_owner if (v := s.p_value[p]) is not None)
     for (seat, value), n in told.items():
         if n > values.count(value):

@@ -82,25 +82,14 @@ def terrain_count(s: State) -> dict[str, int]:
 
 def values_left(s: State, seat: int) -> list[int]:
     """The values this seat has not placed yet, as a multiset (sorted)."""
-    left = list(s.values)
-    shown = s.p_value
-    for p in s.seat_people[seat]:  # not `people_of`: a call at every placement
-        value = shown[p]
-        if value is not None:
-            # one pass over the list, not `in` and then `remove`; no context manager (compiled,
-            # `suppress` is a generic call at every value)
-            try:  # noqa: SIM105
-                left.remove(value)
-            except ValueError:
-                pass  # a value not of this game (a position being checked) takes nothing
-    return left
+    return list(s.left_values[seat])  # kept by the state as values are placed
 
 
 def different_values_left(s: State, seat: int) -> list[int]:
     """`values_left` once each (what a person of the seat may still show or be told)."""
     # each once, sorted (as `values_left` is); compiled, `set` and `sorted` are direct calls
     # where `dict.fromkeys` was a method looked up by name
-    return sorted(set(values_left(s, seat)))
+    return sorted(set(s.left_values[seat]))
 
 
 def next_unplaced(s: State, seat: int) -> int | None:
@@ -227,6 +216,8 @@ def apply_place(s: State, action: Action, ev: Events) -> None:
     p = next_unplaced(s, seat)
     assert p is not None
     s.p_value[p] = value
+    if value is not None:
+        s.left_values[seat].remove(value)
     if not s.land_people[h]:
         s.empty_land.remove(h)
     pieces.to_land(s, p, h)

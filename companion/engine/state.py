@@ -120,6 +120,7 @@ class State:
         "tally",
         "sea_near",
         "occupants",
+        "left_values",
     )
 
     def __init__(
@@ -264,6 +265,28 @@ class State:
             if pos != OFF:
                 self.count(c)[pos] += 1
                 occupants[pos] += 1
+
+        self.recount_values()
+
+    def recount_values(self) -> None:
+        """left_values[seat]: the seat's values (`values`) that none of its people carries yet,
+        sorted: a placement draws from them (B-4, B-5), the last reveals too. Kept as people
+        are given values (`setup.apply_place`, `scoring.apply_reveal`); found here from the
+        people's values, which a position or a bot's sample sets from outside (a value not of
+        this game takes nothing)."""
+        shown = self.p_value
+        self.left_values = []
+        for people in self.seat_people:
+            left = list(self.values)
+            for p in people:
+                value = shown[p]
+                if value is not None:
+                    # no context manager (compiled, `suppress` is a generic call)
+                    try:  # noqa: SIM105
+                        left.remove(value)
+                    except ValueError:
+                        pass
+            self.left_values.append(left)
 
     def recount_island(self) -> None:
         """standing[t]: the land tiles of terrain t on the island, in `board.LAND`'s order, found
@@ -499,6 +522,7 @@ class State:
         s.tally = list(map(list, self.tally))
         s.sea_near = list(self.sea_near)
         s.occupants = list(self.occupants)
+        s.left_values = list(map(list, self.left_values))
         s.n_serpent = list(self.n_serpent)
         s.n_shark = list(self.n_shark)
         s.n_whale = list(self.n_whale)
