@@ -224,7 +224,7 @@ def test_values_left_out_of_step() -> None:
     game, _ = sound()
     s = game.state
     assert 6 not in s.left_values[0] and violations(s) == []
-    s.left_values[0].append(6)
+    s.left_values[0][6] = 1
     reported(s, "seat 1", "values")
 
 

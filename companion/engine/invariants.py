@@ -87,8 +87,9 @@ def _people(s: State, out: list[str]) -> None:
     for seat, people in enumerate(s.seat_people):
         shown = Counter(v for p in people if (v := s.p_value[p]) is not None)
         left = Counter(values) - shown
-        if s.left_values[seat] != sorted(left.elements()):
-            out.append(f"seat {seat + 1} is told it has values {s.left_values[seat]} left")
+        kept = s.left_values[seat]
+        if kept != dict(left) or list(kept) != sorted(kept):
+            out.append(f"seat {seat + 1} is told it has values {kept} left")
     told = Counter((p // 10, v) for p in s.p_owner if (v := s.p_value[p]) is not None)
     for (seat, value), n in told.items():
         if n > values.count(value):

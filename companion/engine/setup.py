@@ -82,14 +82,12 @@ def terrain_count(s: State) -> dict[str, int]:
 
 def values_left(s: State, seat: int) -> list[int]:
     """The values this seat has not placed yet, as a multiset (sorted)."""
-    return list(s.left_values[seat])  # kept by the state as values are placed
+    return [v for v, n in s.left_values[seat].items() for _ in range(n)]
 
 
 def different_values_left(s: State, seat: int) -> list[int]:
     """`values_left` once each (what a person of the seat may still show or be told)."""
-    # each once, sorted (as `values_left` is); compiled, `set` and `sorted` are direct calls
-    # where `dict.fromkeys` was a method looked up by name
-    return sorted(set(s.left_values[seat]))
+    return list(s.left_values[seat])  # kept by the state, counted by value in order
 
 
 def next_unplaced(s: State, seat: int) -> int | None:
@@ -217,7 +215,7 @@ def apply_place(s: State, action: Action, ev: Events) -> None:
     assert p is not None
     s.p_value[p] = value
     if value is not None:
-        s.left_values[seat].remove(value)
+        s.take_value(s.left_values[seat], value)
     if not s.land_people[h]:
         s.empty_land.remove(h)
     pieces.to_land(s, p, h)

@@ -269,24 +269,33 @@ class State:
         self.recount_values()
 
     def recount_values(self) -> None:
-        """left_values[seat]: the seat's values (`values`) that none of its people carries yet,
-        sorted: a placement draws from them (B-4, B-5), the last reveals too. Kept as people
-        are given values (`setup.apply_place`, `scoring.apply_reveal`); found here from the
+        """left_values[seat][v]: how many of the seat's values (`values`) equal to v none of
+        its people carries yet, in increasing v, none at 0: a placement draws among them
+        (B-4, B-5), the last reveals too. Kept as people are given values
+        (`setup.apply_place`, `scoring.apply_reveal`: `take_value`); found here from the
         people's values, which a position or a bot's sample sets from outside (a value not of
         this game takes nothing)."""
         shown = self.p_value
+        each: dict[int, int] = {}
+        for v in self.values:  # sorted: the keys are in increasing order
+            each[v] = each.get(v, 0) + 1
         self.left_values = []
         for people in self.seat_people:
-            left = list(self.values)
+            left = dict(each)
             for p in people:
                 value = shown[p]
-                if value is not None:
-                    # no context manager (compiled, `suppress` is a generic call)
-                    try:  # noqa: SIM105
-                        left.remove(value)
-                    except ValueError:
-                        pass
+                if value is not None and value in left:
+                    self.take_value(left, value)
             self.left_values.append(left)
+
+    @staticmethod
+    def take_value(left: dict[int, int], value: int) -> None:
+        """One of a seat's `left_values` given to a person: a value none is left of goes."""
+        n = left[value] - 1
+        if n:
+            left[value] = n
+        else:
+            del left[value]
 
     def recount_island(self) -> None:
         """standing[t]: the land tiles of terrain t on the island, in `board.LAND`'s order, found
@@ -522,7 +531,7 @@ class State:
         s.tally = list(map(list, self.tally))
         s.sea_near = list(self.sea_near)
         s.occupants = list(self.occupants)
-        s.left_values = list(map(list, self.left_values))
+        s.left_values = list(map(dict, self.left_values))
         s.n_serpent = list(self.n_serpent)
         s.n_shark = list(self.n_shark)
         s.n_whale = list(self.n_whale)
