@@ -206,6 +206,28 @@ def test_people_counted_out_of_step() -> None:
     reported(s, "seat 1", "counted")
 
 
+def test_occupants_out_of_step() -> None:
+    """What stands on each hex, kept for the vacant spaces (a red tile's creature, a dive, a
+    boat at setup), agrees with the pieces: here a shark leaves without the count knowing."""
+    game, ids = sound()
+    s = game.state
+    assert not s.vacant(hx("1.8")) and not s.vacant(hx("1.3"))  # the shark's, the swimmer's
+    s.n_shark[hx("1.8")] -= 1
+    s.c_pos[ids["shark"]] = OFF
+    found = reported(s, "1.8", "occupants")
+    assert all("shark" not in v for v in found)  # only the kept count is out of step
+
+
+def test_values_left_out_of_step() -> None:
+    """The values each seat has left to place, kept for placement, agree with the values its
+    people carry (B-4, B-5): here seat 1's lander, placed as a 6, is not taken from them."""
+    game, _ = sound()
+    s = game.state
+    assert 6 not in s.left_values[0] and violations(s) == []
+    s.left_values[0][6] = 1
+    reported(s, "seat 1", "values")
+
+
 @pytest.mark.parametrize(
     ("corrupt", "words"),
     [

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Iterator
 
 import pytest
 
@@ -21,6 +22,17 @@ from tests.position import Position
 
 ALL_KITS = Rules(("base", "five-six", "overpopulated", "dive-dice", "squid"))
 GAMES = [(Rules(), 4), (ALL_KITS, 6), (Rules(("escape-1986",)), 4)]
+
+
+def every_state(
+    rules: Rules, players: int, games: int, rng: random.Random
+) -> Iterator[tuple[int, Game]]:
+    """Random games of seeds 0, 1, ... `games` - 1, after each decision: (seed, game)."""
+    for seed in range(games):
+        game = Game.new(rules, players, seed=seed)
+        while not game.over:
+            game.apply(game.draw() if game.is_chance() else game.random_action(rng))
+            yield seed, game
 
 
 def positions(rules: Rules, players: int, seed: int, phase: str, every: int) -> list[Game]:
@@ -96,15 +108,30 @@ def test_B_8_each_seat_s_people_are_counted_by_place_in_step_with_where_they_are
     """`State.tally` (how many of a seat's people are unplaced, on land, in boats, swimming,
     saved, lost), kept as people are placed, move, are saved and eaten, sizes the movement
     draw: at every decision of random games it is the people counted anew."""
-    rng = random.Random(4)
-    for seed in range(4):
-        game = Game.new(rules, players, seed=seed)
-        while not game.over:
-            game.apply(game.draw() if game.is_chance() else game.random_action(rng))
-            s = game.state
-            for seat, people in enumerate(s.seat_people):
-                counts = Counter(s.p_kind[p] for p in people)
-                assert s.tally[seat] == [counts[kind] for kind in range(6)], (seed, game.phase)
+    for seed, game in every_state(rules, players, 4, random.Random(4)):
+        s = game.state
+        for seat, people in enumerate(s.seat_people):
+            counts = Counter(s.p_kind[p] for p in people)
+            assert s.tally[seat] == [counts[kind] for kind in range(6)], (seed, game.phase)
+
+
+@pytest.mark.rule("B-40")
+@pytest.mark.parametrize(("rules", "players"), GAMES)
+def test_B_40_the_vacant_spaces_are_kept_in_step_with_the_pieces(
+    rules: Rules, players: int
+) -> None:
+    """`State.occupants` (a land tile, swimmers, a boat, creatures on each hex), kept as pieces
+    move and tiles are laid and removed, gives the vacant spaces a red tile's creature, a dive
+    or a boat at setup may go to: at every decision of random games they are those found from
+    the pieces anew."""
+    for seed, game in every_state(rules, players, 2, random.Random(6)):
+        s = game.state
+        taken = set(s.c_pos) | set(s.b_pos)
+        found = [
+            h for h in range(board.SIZE) if s.is_sea(h) and not s.swimmers[h] and h not in taken
+        ]
+        assert s.vacant_spaces() == found, (seed, game.phase)
+        assert (0 in s.occupants) == bool(found)  # a creature tile's question (B-40)
 
 
 @pytest.mark.rule("B-13")

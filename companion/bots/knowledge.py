@@ -32,6 +32,7 @@ def knowledge(state: State, seat: int) -> State:
     for p in s.p_owner:
         if not (shown or (own and p // 10 == seat)):
             s.p_value[p] = None
+    s.recount_values()  # the values left to each seat, as far as this seat knows
     for other, hand in enumerate(s.hands):
         if other == seat:
             continue
@@ -62,6 +63,7 @@ def determinise(known: State, seat: int, rng: random.Random) -> State:
             rng.shuffle(pool)
             for p, v in zip(unknown, pool, strict=False):
                 p_value[p] = v
+        s.recount_values()
     kept = kept_backs(s)
     for hand in s.hands:
         for tile in hand:

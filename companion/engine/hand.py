@@ -140,8 +140,8 @@ def effect_moves(s: State, back: str, first: bool = False) -> list[Action]:
 def can_take_effect(s: State, back: str) -> bool:
     """Could the tile move anything now? (A cheaper question than listing every move.)"""
     if back in CREATURE_OF:
-        # a generator, not map(s.vacant, ...): compiled, map called the method through Python
-        return bool(tile_creatures(s, back)) and any(s.vacant(h) for h in range(board.SIZE))
+        # a vacant space anywhere: a hex with nothing on it (`State.occupants`), found in C
+        return bool(tile_creatures(s, back)) and 0 in s.occupants
     return bool(effect_moves(s, back, first=True))
 
 

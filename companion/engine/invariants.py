@@ -84,6 +84,12 @@ def _people(s: State, out: list[str]) -> None:
             if per_seat[seat] != len(values):
                 out.append(f"seat {seat + 1} has {per_seat[seat]} people; this game gives each "
                            f"{len(values)}")  # fmt: skip
+    for seat, people in enumerate(s.seat_people):
+        shown = Counter(v for p in people if (v := s.p_value[p]) is not None)
+        left = Counter(values) - shown
+        kept = s.left_values[seat]
+        if kept != dict(left) or list(kept) != sorted(kept):
+            out.append(f"seat {seat + 1} is told it has values {kept} left")
     told = Counter((p // 10, v) for p in s.p_owner if (v := s.p_value[p]) is not None)
     for (seat, value), n in told.items():
         if n > values.count(value):
@@ -191,6 +197,11 @@ def _places(s: State, out: list[str]) -> None:
             out.append(f"people stand on {board.name(h)}, which holds no land tile")
         if s.swimmers[h] and not s.is_sea(h):
             out.append(f"people swim at {board.name(h)}, which is not sea")
+    for h in range(board.SIZE):
+        found = int(s.terrain[h] is not None or board.IS_SAFE[h]) + len(s.swimmers[h])
+        found += (s.boat_at[h] != OFF) + sum(s.kind_count(k)[h] for k in CREATURE_KINDS)
+        if s.occupants[h] != found:
+            out.append(f"{board.name(h)} is counted {s.occupants[h]} occupants, not {found}")
     for h in board.SAFE_ISLANDS:
         if s.swimmers[h] or s.boat_at[h] != OFF or any(s.kind_count(k)[h] for k in CREATURE_KINDS):
             out.append(f"something other than people is on safe island {board.name(h)}")

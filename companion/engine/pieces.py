@@ -23,6 +23,7 @@ def _lift(s: State, p: int, becomes: int, *, keep_guard: bool = False) -> None:
         s.land_people[at].remove(p)
     elif kind == SEA:
         s.swimmers[at].remove(p)
+        s.occupants[at] -= 1
         if s.guard and not keep_guard:
             d = s.guardian(p)
             if d is not None:
@@ -86,6 +87,7 @@ def swim(
         _lift(s, p, SEA, keep_guard=keep_guard)
         s.p_at[p] = h
         s.swimmers[h].append(p)
+        s.occupants[h] += 1
         if by_choice:
             s.swam.add(p)
     arriving = [p for p in people if s.guardian(p) is None] if s.guard else list(people)
@@ -148,9 +150,12 @@ def eat(s: State, h: int, by: str, ev: Events, people: list[int] | None = None) 
 
 def boat_to(s: State, b: int, h: int, ev: Events) -> None:
     """Boat b arrives at h; an occupied boat meeting a serpent or whale is destroyed (B-18)."""
+    occupants = s.occupants
+    occupants[s.b_pos[b]] -= 1
     s.boat_at[s.b_pos[b]] = OFF
     s.b_pos[b] = h
     s.boat_at[h] = b
+    occupants[h] += 1
     if s.b_people[b] and (s.n_serpent[h] or s.n_whale[h]):
         wreck(s, b, "serpent" if s.n_serpent[h] else "whale", ev)
 
@@ -178,6 +183,7 @@ def wreck(s: State, b: int, by: str, ev: Events) -> None:
 def to_supply(s: State, b: int) -> None:
     """A boat leaves the board and goes back to the supply (spec B-36)."""
     s.boat_at[s.b_pos[b]] = OFF
+    s.occupants[s.b_pos[b]] -= 1
     s.b_pos[b] = OFF
     s.recontrol(b)
 
@@ -204,11 +210,13 @@ def sink_boat(s: State, b: int, ev: Events) -> None:
 
 def put_creature(s: State, c: int, h: int) -> None:
     """Creature c goes to h (from the supply or from where it was)."""
-    counts = s.count(c)
+    counts, occupants = s.count(c), s.occupants
     if s.c_pos[c] != OFF:
         counts[s.c_pos[c]] -= 1
+        occupants[s.c_pos[c]] -= 1
     s.c_pos[c] = h
     counts[h] += 1
+    occupants[h] += 1
 
 
 def move_creature(s: State, c: int, h: int, ev: Events) -> None:
@@ -225,6 +233,7 @@ def remove_creature(s: State, c: int) -> None:
     """Creature c leaves the game (a whirlpool, a repellent, a squid or a whale)."""
     s.guard.pop(c, None)
     s.count(c)[s.c_pos[c]] -= 1
+    s.occupants[s.c_pos[c]] -= 1
     s.c_pos[c] = OFF
     s.c_gone[c] = True
 

@@ -125,6 +125,7 @@ def legal_reveal(s: State) -> list[Action]:
 def apply_reveal(s: State, action: Action, ev: Events) -> None:
     _, p, value = action
     s.p_value[p] = value
+    s.take_value(s.left_values[p // 10], value)
     if ev is not None:
         ev.append(Event("value_told", {"person": person_name(p), "value": value}))
     _next_reveal(s, ev)

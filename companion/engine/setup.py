@@ -32,6 +32,7 @@ def apply_terrain(s: State, action: Action, ev: Events) -> None:
     h = board.LAND[s.layout]
     t: str = action[1]
     s.terrain[h] = t
+    s.occupants[h] += 1  # land now: no longer vacant sea
     s.standing[t].append(h)  # laid in `board.LAND`'s order
     s.empty_land.append(h)  # nobody stands on a tile just laid
     s.layout += 1
@@ -81,25 +82,12 @@ def terrain_count(s: State) -> dict[str, int]:
 
 def values_left(s: State, seat: int) -> list[int]:
     """The values this seat has not placed yet, as a multiset (sorted)."""
-    left = list(s.values)
-    shown = s.p_value
-    for p in s.seat_people[seat]:  # not `people_of`: a call at every placement
-        value = shown[p]
-        if value is not None:
-            # one pass over the list, not `in` and then `remove`; no context manager (compiled,
-            # `suppress` is a generic call at every value)
-            try:  # noqa: SIM105
-                left.remove(value)
-            except ValueError:
-                pass  # a value not of this game (a position being checked) takes nothing
-    return left
+    return [v for v, n in s.left_values[seat].items() for _ in range(n)]
 
 
 def different_values_left(s: State, seat: int) -> list[int]:
     """`values_left` once each (what a person of the seat may still show or be told)."""
-    # each once, sorted (as `values_left` is); compiled, `set` and `sorted` are direct calls
-    # where `dict.fromkeys` was a method looked up by name
-    return sorted(set(values_left(s, seat)))
+    return list(s.left_values[seat])  # kept by the state, counted by value in order
 
 
 def next_unplaced(s: State, seat: int) -> int | None:
@@ -226,6 +214,8 @@ def apply_place(s: State, action: Action, ev: Events) -> None:
     p = next_unplaced(s, seat)
     assert p is not None
     s.p_value[p] = value
+    if value is not None:
+        s.take_value(s.left_values[seat], value)
     if not s.land_people[h]:
         s.empty_land.remove(h)
     pieces.to_land(s, p, h)
@@ -293,6 +283,7 @@ def apply_boat(s: State, action: Action, ev: Events) -> None:
     b = s.b_pos.index(OFF)
     s.b_pos[b] = h
     s.boat_at[h] = b
+    s.occupants[h] += 1
     s.recontrol(b)
     counts = s.ctx.setdefault("boats", [0] * s.players)
     counts[s.actor] += 1

@@ -59,6 +59,7 @@ def apply_sink(s: State, action: Action, ev: Events) -> None:
     t = s.terrain[h]
     assert t is not None
     s.terrain[h] = None
+    s.occupants[h] -= 1  # sea now: the tile no longer stands there
     s.standing[t].remove(h)
     near = s.sea_near
     for n, bit in board.BIT_BESIDE[h]:  # h is sea now, beside each of its neighbours
@@ -304,8 +305,10 @@ def _boat_arrives(s: State, b: int, h: int, ev: Events) -> None:
     frm = s.b_pos[b]
     if frm != OFF:
         s.boat_at[frm] = OFF
+        s.occupants[frm] -= 1
     s.b_pos[b] = h
     s.boat_at[h] = b
+    s.occupants[h] += 1
     if frm == OFF:
         s.recontrol(b)  # from the supply (a boat taken from the board keeps its people)
     if ev is not None:

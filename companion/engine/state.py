@@ -9,6 +9,7 @@ loaded, so they never go out of step with the pieces they index.
 from __future__ import annotations
 
 from bisect import insort
+from itertools import filterfalse
 from typing import Any, Final
 
 from . import board
@@ -118,6 +119,8 @@ class State:
         "sailable",
         "tally",
         "sea_near",
+        "occupants",
+        "left_values",
     )
 
     def __init__(
@@ -217,10 +220,22 @@ class State:
             self.empty_land = [
                 h for h in board.LAND if self.terrain[h] is not None and not self.land_people[h]
             ]
+        # occupants[h]: what is on hex h that keeps it from being vacant (spec): its land tile
+        # or the safe island itself, each swimmer, a boat, each creature. Kept by the rules
+        # that move pieces and lay or remove tiles: a red tile's creature, a dive or a boat at
+        # setup asks which hexes have none, and finding that anew from every piece was a
+        # twentieth of a pure random game.
+        occupants = self.occupants = list(map(len, self.swimmers))
+        for h in board.SAFE_ISLANDS:
+            occupants[h] += 1
+        for tiles in self.standing.values():
+            for h in tiles:
+                occupants[h] += 1
         self.boat_at = [OFF] * board.SIZE
         for b, pos in enumerate(self.b_pos):
             if pos != OFF:
                 self.boat_at[pos] = b
+                occupants[pos] += 1
         # sailable[seat]: the boats on the board that seat may sail (B-14), in number order.
         # Movement asks it at every point (finding them among every boat was a tenth of a pure
         # random game); only a boat's coming, going or people change it (`recontrol`).
@@ -249,6 +264,38 @@ class State:
         for c, pos in enumerate(self.c_pos):
             if pos != OFF:
                 self.count(c)[pos] += 1
+                occupants[pos] += 1
+
+        self.recount_values()
+
+    def recount_values(self) -> None:
+        """left_values[seat][v]: how many of the seat's values (`values`) equal to v none of
+        its people carries yet, in increasing v, none at 0: a placement draws among them
+        (B-4, B-5), the last reveals too. Kept as people are given values
+        (`setup.apply_place`, `scoring.apply_reveal`: `take_value`); found here from the
+        people's values, which a position or a bot's sample sets from outside (a value not of
+        this game takes nothing)."""
+        shown = self.p_value
+        each: dict[int, int] = {}
+        for v in self.values:  # sorted: the keys are in increasing order
+            each[v] = each.get(v, 0) + 1
+        self.left_values = []
+        for people in self.seat_people:
+            left = dict(each)
+            for p in people:
+                value = shown[p]
+                if value is not None and value in left:
+                    self.take_value(left, value)
+            self.left_values.append(left)
+
+    @staticmethod
+    def take_value(left: dict[int, int], value: int) -> None:
+        """One of a seat's `left_values` given to a person: a value none is left of goes."""
+        n = left[value] - 1
+        if n:
+            left[value] = n
+        else:
+            del left[value]
 
     def recount_island(self) -> None:
         """standing[t]: the land tiles of terrain t on the island, in `board.LAND`'s order, found
@@ -339,26 +386,13 @@ class State:
 
     def vacant(self, h: int) -> bool:
         """A sea hex with no person, boat or creature (spec: 'vacant')."""
-        return (
-            self.is_sea(h)
-            and not self.swimmers[h]
-            and self.boat_at[h] == OFF
-            and not (
-                self.n_serpent[h] or self.n_shark[h] or self.n_whale[h] or self.n_dolphin[h]
-                or self.n_squid[h]
-            )
-        )  # fmt: skip
+        return not self.occupants[h]
 
     def vacant_spaces(self, among: tuple[int, ...] = WATER) -> list[int]:
-        """Every vacant sea hex of `among` (hexes that are no safe island; the whole board's
-        unless told), in its order: `vacant` asked of many hexes at once (a red tile's
-        creature may go to any of them). The boats and creatures are gathered in one set, and
-        the swimmers read from their index (not found among every person: that pass over
-        the people was a third of the cost)."""
-        terrain, swimmers = self.terrain, self.swimmers
-        taken = set(self.c_pos)  # a creature's hex (OFF, off the board, is no hex)
-        taken.update(self.b_pos)
-        return [h for h in among if terrain[h] is None and not swimmers[h] and h not in taken]
+        """Every vacant sea hex of `among` (the whole board's unless told), in its order:
+        `vacant` asked of many hexes at once (a red tile's creature may go to any of them),
+        in C, from the kept `occupants`."""
+        return list(filterfalse(self.occupants.__getitem__, among))
 
     def guardian(self, p: int) -> int | None:
         """The dolphin protecting swimmer p, if one does (D-6)."""
@@ -496,6 +530,8 @@ class State:
         s.sailable = list(map(list, self.sailable))
         s.tally = list(map(list, self.tally))
         s.sea_near = list(self.sea_near)
+        s.occupants = list(self.occupants)
+        s.left_values = list(map(dict, self.left_values))
         s.n_serpent = list(self.n_serpent)
         s.n_shark = list(self.n_shark)
         s.n_whale = list(self.n_whale)
