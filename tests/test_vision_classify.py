@@ -530,8 +530,9 @@ def test_land_that_the_sea_under_a_lamps_white_explains_is_judged_by_the_white_t
     sea under half the light in white explains it a hundred times better (the renderer's dev
     game 3106 at 640×480, turn 20: a sunk forest position read as forest, 0.06 of white on
     the tile, the sea fitting to 2 grey levels). The white that tells a lamp's reflection is
-    the sea's there: the hex is hidden, not land. Where the sea needs as little white as the
-    tile, no reflection contradicts the forest read."""
+    the sea's there: the hex is hidden, not land, when the sea fits sixteen times better
+    (`WASH_FIT_CLEARLY`). Where the sea needs as little white as the tile, or fits only five
+    times better, the forest read stands."""
     from companion.vision.classify import WASHED, _verdicts
     from companion.vision.sample import HexSamples
 
@@ -548,14 +549,16 @@ def test_land_that_the_sea_under_a_lamps_white_explains_is_judged_by_the_white_t
     own = np.full(n, -1)
     own[k] = classes.index("forest")
 
-    def read(sea_white: float) -> HexVerdict:
+    def read(sea_white: float, fit: float = 4.6) -> HexVerdict:
         # least white (the tile's), the sea's fit (log of the misfits' ratio), its misfit,
         # and the white the sea needs
         lamp = tuple(np.zeros(n) for _ in range(4))
-        for column, value in zip(lamp, (0.06, 4.6, 1.7, sea_white), strict=True):
+        for column, value in zip(lamp, (0.06, fit, 1.7, sea_white), strict=True):
             column[k] = value
         return _verdicts(samples, probs, probs * 0.9, classes, own=own, glare=np.zeros(n),
                          lamp=lamp)[here]  # fmt: skip
 
     assert read(0.5).hidden and read(0.5).washed < WASHED
     assert read(0.2).label == "forest"
+    # and by far: four times better is what people the sea's blue on a tile reach
+    assert read(0.5, fit=2.0).label == "forest"

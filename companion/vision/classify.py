@@ -398,6 +398,13 @@ contradict a hex read as land (or as sea) where it is washed out (`WASHED`): fou
 the tracker asks of a candidate in glare. A forest under warm light over the island (the
 tracker's tests) fitted the sea 3.6 times better under 0.34 of white and read as itself."""
 
+WASH_FIT_CLEARLY = 2 * WASH_FIT
+"""Sixteen times: how much better the sea's colour under a lamp's white must fit land read
+where only the sea's fit needs that white (`WASHED`) for it to contradict the read. Four times
+is too little there: people the sea's blue on a tile out of any reflection fitted the sea 5
+to 7 times better (the renderer's held-out game I 8702 at 640×480, turn 38: hidden, then
+named sunk by that colour), a sunk position in a lamp's halo 80 to 100 times."""
+
 PIECE_RING = 0.3
 """Share of a land position's ring (`HexVerdict.rim`) looking like sea from which land read on
 its disc is a piece standing where the tile sank (a boat the colour of sand, a green serpent,
@@ -523,13 +530,17 @@ def _verdicts(
         rim = 0.0 if rims is None or glared_here else rims.get(h, 0.0)
         land = classes[k] != "sea"
         # a piece in the sea read as land; a lamp's white whose colour under it says otherwise.
-        # Land is judged by the white the sea needs: the island's shift (`land_shift`) on a
-        # position the game holds brightens its tile, which then needs less white than the
-        # sea while fitting far worse (the renderer's dev game 3106 at 640×480, turn 20: a
-        # sunk forest position, lit by a lamp's halo, read as forest at 0.06 of white while the
-        # sea explained it to 2 grey levels under 0.5, a hundred times better).
-        contradicted = (land and rim >= PIECE_RING) or (
-            (sea_wash if land else wash) >= WASHED and (fit if land else -fit) >= WASH_FIT
+        # Land is also contradicted where the white the sea needs is a reflection's and the
+        # sea fits far better (`WASH_FIT_CLEARLY`), though its tile needs less: the island's
+        # shift (`land_shift`) on a position the game holds brightens its tile, which then
+        # needs little white while fitting far worse (the renderer's dev game 3106 at
+        # 640×480, turn 20: a sunk forest position, lit by a lamp's halo, read as forest at
+        # 0.06 of white while the sea explained it to 2 grey levels under 0.5, a hundred
+        # times better).
+        contradicted = (
+            (land and rim >= PIECE_RING)
+            or (wash >= WASHED and (fit if land else -fit) >= WASH_FIT)
+            or (land and sea_wash >= WASHED and fit >= WASH_FIT_CLEARLY)
         )
         if unseen_here or contradicted:  # unsure is a verdict: nothing is guessed
             out[h] = _verdict(h, HIDDEN, p, 0.0, agree, sea, white, rim, wash, fit, off)
