@@ -402,7 +402,7 @@ WASH_FIT_CLEARLY = 2 * WASH_FIT
 """Sixteen times: how much better the sea's colour under a lamp's white must fit land read
 where only the sea's fit needs that white (`WASHED`) for it to contradict the read. Four times
 is too little there: people the sea's blue on a tile out of any reflection fitted the sea 5
-to 7 times better (the renderer's held-out game I 8702 at 640×480, turn 38: hidden, then
+to 7 times better (the renderer's game I 8702 at 640×480, turn 38: hidden, then
 named sunk by that colour), a sunk position in a lamp's halo 80 to 100 times."""
 
 PIECE_RING = 0.3
