@@ -519,3 +519,46 @@ def test_a_tile_in_a_bluish_reflection_is_not_taken_for_the_sea_under_it() -> No
     recogniser.forget()
     recogniser.land = frozenset(h for h, t in shot.truth.positions.items() if t != "sea") | {here}
     assert recogniser.observe(lit(shot.image)).positions[here].sea_fit >= WASH_FIT
+
+
+def test_land_that_the_sea_under_a_lamps_white_explains_is_judged_by_the_white_the_sea_needs() -> (
+    None
+):
+    """Unsure is a verdict. A position the game still holds is judged with the island's shift
+    (`land_shift`), which brightens its tile's colour: where the tile left and a lamp's halo
+    lies on the sea, that brightened tile needs little white to come near the hex, though the
+    sea under half the light in white explains it a hundred times better (the renderer's dev
+    game 3106 at 640×480, turn 20: a sunk forest position read as forest, 0.06 of white on
+    the tile, the sea fitting to 2 grey levels). The white that tells a lamp's reflection is
+    the sea's there: the hex is hidden, not land, when the sea fits sixteen times better
+    (`WASH_FIT_CLEARLY`). Where the sea needs as little white as the tile, or fits only five
+    times better, the forest read stands."""
+    from companion.vision.classify import WASHED, _verdicts
+    from companion.vision.sample import HexSamples
+
+    hexes = geometry.HEXES
+    n, here = len(hexes), board.parse("3.7")
+    k = hexes.index(here)
+    values = np.full((n, 8, 3), 100.0, np.float32)
+    logs = np.log(values)
+    samples = HexSamples(hexes, values, logs, logs[:, 0], np.zeros((n, 3)), np.ones(n), np.ones(n))
+    classes = ("sea", "beach", "forest", "mountain")
+    probs = np.zeros((n, 4))
+    probs[:, 0] = 1.0
+    probs[k] = (0.0, 0.0, 0.9, 0.1)
+    own = np.full(n, -1)
+    own[k] = classes.index("forest")
+
+    def read(sea_white: float, fit: float = 4.6) -> HexVerdict:
+        # least white (the tile's), the sea's fit (log of the misfits' ratio), its misfit,
+        # and the white the sea needs
+        lamp = tuple(np.zeros(n) for _ in range(4))
+        for column, value in zip(lamp, (0.06, fit, 1.7, sea_white), strict=True):
+            column[k] = value
+        return _verdicts(samples, probs, probs * 0.9, classes, own=own, glare=np.zeros(n),
+                         lamp=lamp)[here]  # fmt: skip
+
+    assert read(0.5).hidden and read(0.5).washed < WASHED
+    assert read(0.2).label == "forest"
+    # and by far: four times better is what people the sea's blue on a tile reach
+    assert read(0.5, fit=2.0).label == "forest"

@@ -24,6 +24,7 @@ from companion.vision.markers import load as load_markers
 from companion.vision.recognise import Observation, Recogniser
 from companion.vision.tracker import (
     FIT_SEA,
+    FIT_SEA_CLEARLY,
     GLARE,
     PIECE_SEA,
     RING_PLAIN,
@@ -1589,3 +1590,40 @@ def test_the_one_candidate_unread_whose_colour_is_the_seas_on_every_frame_is_sun
     assert [(v.kind, v.tile) for v in verdicts((0, 1, 2, 3))] == [("sunk", gone)]
     (asked,) = verdicts((0, 2, 3))
     assert (asked.kind, asked.tile) == ("question", gone)
+
+
+def test_a_tile_gone_in_a_lamps_reflection_is_named_by_the_colour_left_though_a_rival_passes_once() -> (
+    None
+):
+    """B-21: in a lamp's reflection the colour under the white is the sea's where the tile left
+    on most frames at rest, on one of them far better than its tile's (`FIT_SEA_CLEARLY`); a
+    rival washed out in the same reflection, unread, passes `FIT_SEA` on one frame, never by
+    as much (people stirring on a tile, the white at its strongest: the renderer's dev game
+    3106 at 640×480 asked about such pairs on turns 29 and 30). The one named, not asked
+    about. A question still where the rival too fits far better on a frame or fits on most
+    frames, or where the one fits the sea's colour on one frame only."""
+    tiles, gone, rival, before, frames, observed = lamp_and_rival()
+    rest = range(len(before) + 2, len(observed))  # the frames at rest after the hand
+    none, weak, clear = 0.0, 1.2 * FIT_SEA, 1.2 * FIT_SEA_CLEARLY
+    assert FIT_SEA < weak < FIT_SEA_CLEARLY < clear
+
+    def verdicts(fits: tuple[float, ...], rival_fits: tuple[float, ...]) -> list[Verdict]:
+        spoilt = list(observed)
+        for k, fit, other in zip(rest, fits, rival_fits, strict=True):
+            retouch(spoilt, k, gone, sea_fit=fit)
+            retouch(spoilt, k, rival, label="hidden", glare=2 * GLARE, sea_fit=other)
+        tracker = Tracker(Replayed(spoilt), stable_frames=3)
+        tracker.expect(land(tiles), synth.legal_sinks(tiles))
+        return [v for v in (tracker.observe(f) for f in before + frames) if v is not None]
+
+    assert all(observed[k].hexes[gone].hidden for k in rest)
+    named = verdicts((clear, weak, none, clear), (none, none, weak, none))
+    assert [(v.kind, v.tile) for v in named] == [("sunk", gone)]
+    (asked,) = verdicts((clear, weak, none, clear), (none, none, clear, none))
+    assert asked.kind == "question" and {gone, rival} <= {asked.tile, *asked.alternatives}
+    (asked,) = verdicts((clear, none, none, none), (none, none, weak, none))
+    assert asked.kind == "question"
+    # nor where the rival fits the sea's colour on most frames too, if never far better (a
+    # tile in the hot middle of a reflection: dev game 11 at 640×480, turn 27)
+    (asked,) = verdicts((clear, weak, none, clear), (weak, none, weak, weak))
+    assert asked.kind == "question"

@@ -339,6 +339,15 @@ def washed(
     levels a channel). The white's colour matters: a lamp's reflection under a camera that
     balanced the board's blue to grey is bluish, and a beach or a forest under it fitted the
     sea under grey white better than itself (the renderer's 'all' game at 640×480)."""
+    need, ratio, misfit = _white_needed(median, sea, tile, white)
+    return np.minimum(need[0], need[1]), ratio, misfit
+
+
+def _white_needed(
+    median: np.ndarray, sea: np.ndarray, tile: np.ndarray, white: np.ndarray | None = None
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """`washed`'s fits: (2, hexes) the white the sea's colour and the tile's each need (grey
+    levels of its brightest channel), the log ratio of their misfits, the sea's misfit."""
     w = np.ones(3) if white is None else white
     lit = median < UNCLIPPED
     n = lit.sum(axis=1)
@@ -358,9 +367,8 @@ def washed(
     k = rss.argmin(axis=1)[:, None]
     misfit = np.take_along_axis(rss, k, axis=1)[:, 0]
     need = np.where(misfit < np.inf, np.take_along_axis(g, k, axis=1)[:, 0], 0.0)
-    out = np.minimum(need[0], need[1])
     ratio = np.log((misfit[1] + WASH_NOISE) / (misfit[0] + WASH_NOISE))
-    return out, ratio, np.sqrt(misfit[0] / 3)
+    return need, ratio, np.sqrt(misfit[0] / 3)
 
 
 HIDDEN_SHARE = 0.3
@@ -389,6 +397,13 @@ lamp's white must fit the sea than the position's tile (or the tile than the sea
 contradict a hex read as land (or as sea) where it is washed out (`WASHED`): four times, as
 the tracker asks of a candidate in glare. A forest under warm light over the island (the
 tracker's tests) fitted the sea 3.6 times better under 0.34 of white and read as itself."""
+
+WASH_FIT_CLEARLY = 2 * WASH_FIT
+"""Sixteen times: how much better the sea's colour under a lamp's white must fit land read
+where only the sea's fit needs that white (`WASHED`) for it to contradict the read. Four times
+is too little there: people the sea's blue on a tile out of any reflection fitted the sea 5
+to 7 times better (the renderer's game I 8702 at 640×480, turn 38: hidden, then
+named sunk by that colour), a sunk position in a lamp's halo 80 to 100 times."""
 
 PIECE_RING = 0.3
 """Share of a land position's ring (`HexVerdict.rim`) looking like sea from which land read on
@@ -464,7 +479,7 @@ def _verdicts(
     own: np.ndarray | None = None,
     glare: np.ndarray | None = None,
     rims: dict[int, float] | None = None,
-    lamp: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None,
+    lamp: tuple[np.ndarray, ...] | None = None,
 ) -> dict[int, HexVerdict]:
     """A verdict per hex; with `hide`, hexes the classes cannot explain are hidden (only with
     a calibration: without one, "land" explains any colour but the sea's). `own` (hexes,) is
@@ -472,7 +487,7 @@ def _verdicts(
     (hexes,) the white light the sea around each hex shows, relative to its light
     (`HexVerdict.glare`); `rims` each land position's ring of sea (`HexVerdict.rim`); `lamp`
     (hexes,) each hex's own white light, sea's fit and misfit (`HexVerdict.washed`,
-    `.sea_fit`, `.sea_misfit`)."""
+    `.sea_fit`, `.sea_misfit`), and the white the sea's colour needs there."""
     best = probs.argmax(axis=1)
     share = explained[np.arange(len(best)), best]
     permanent = _permanent(samples.hexes)
@@ -502,20 +517,30 @@ def _verdicts(
         unseen.tolist(),
         samples.visible.tolist(),
         [0.0] * n if glare is None else glare.tolist(),
-        *([[0.0] * n] * 3 if lamp is None else [x.tolist() for x in lamp]),
+        *([[0.0] * n] * 4 if lamp is None else [x.tolist() for x in lamp]),
         strict=True,
     )
     out = {}
-    for h, k, agree, row, sea, glared_here, unseen_here, visible, white, wash, fit, off in rows:
+    for h, k, agree, row, sea, glared_here, unseen_here, visible, white, *lit in rows:
+        wash, fit, off, sea_wash = lit
         p = dict(zip(classes, row, strict=True))
         # sea seen around a piece is evidence; a lamp's white that passes for sea is not
         if glared_here:
             sea = 0.0
         rim = 0.0 if rims is None or glared_here else rims.get(h, 0.0)
         land = classes[k] != "sea"
-        # a piece in the sea read as land; a lamp's white whose colour under it says otherwise
-        contradicted = (land and rim >= PIECE_RING) or (
-            wash >= WASHED and (fit if land else -fit) >= WASH_FIT
+        # a piece in the sea read as land; a lamp's white whose colour under it says otherwise.
+        # Land is also contradicted where the white the sea needs is a reflection's and the
+        # sea fits far better (`WASH_FIT_CLEARLY`), though its tile needs less: the island's
+        # shift (`land_shift`) on a position the game holds brightens its tile, which then
+        # needs little white while fitting far worse (the renderer's dev game 3106 at
+        # 640×480, turn 20: a sunk forest position, lit by a lamp's halo, read as forest at
+        # 0.06 of white while the sea explained it to 2 grey levels under 0.5, a hundred
+        # times better).
+        contradicted = (
+            (land and rim >= PIECE_RING)
+            or (wash >= WASHED and (fit if land else -fit) >= WASH_FIT)
+            or (land and sea_wash >= WASHED and fit >= WASH_FIT_CLEARLY)
         )
         if unseen_here or contradicted:  # unsure is a verdict: nothing is guessed
             out[h] = _verdict(h, HIDDEN, p, 0.0, agree, sea, white, rim, wash, fit, off)
@@ -598,7 +623,7 @@ def classify(
             np.exp(rel.base[tiles] + model.means[sea]) - BLACK_OFFSET,
             np.exp(rel.base[tiles] + means[tiles]) - BLACK_OFFSET,
         )
-        white, fit, misfit = washed(*args)
+        need, fit, misfit = _white_needed(*args)
         # The white's colour is known only so well: the markers' paper shows the room's
         # light, a lamp's reflection is the lamp's own. Grey white leaves the sea's blue
         # under a bluish reflection (a camera that balanced the blue board to grey), the
@@ -611,10 +636,12 @@ def classify(
         # right turns into questions).
         paper = washed(*args, _island_white(samples.white, shift, held[tiles]))[1]
         fit = np.where(paper <= -WASH_FIT, np.minimum(fit, paper), fit)
-        lamp = (np.zeros(len(own)), np.zeros(len(own)), np.zeros(len(own)))
-        lamp[0][tiles] = white / np.maximum(grey.max(axis=1), 1.0)
+        lamp = tuple(np.zeros(len(own)) for _ in range(4))
+        light = np.maximum(grey.max(axis=1), 1.0)
+        lamp[0][tiles] = need.min(axis=0) / light
         lamp[1][tiles] = fit
         lamp[2][tiles] = misfit
+        lamp[3][tiles] = need[0] / light
     return _verdicts(
         samples, probs, explained, model.classes, own=own, glare=glare_at, rims=rims, lamp=lamp
     )
