@@ -27,6 +27,9 @@ DIVE_WEIGHTS: Final[list[tuple[Action, int]]] = [
     (("dive", k, d), DIVE_KINDS.count(k) * DIVE_DISTANCES.count(d)) for k, d in DIVES
 ]
 """The creature die's faces (B-10) and the dive dice's pairs (D-3), as many as show each."""
+DIE_TOTAL: Final = len(DIE_FACES)
+DIVE_TOTAL: Final = len(DIVE_KINDS) * len(DIVE_DISTANCES)
+"""`DIE_WEIGHTS`' and `DIVE_WEIGHTS`' totals: every face, every pair of faces."""
 REPELLENT: Final = {"shark": "shark-repellent", "whale": "whale-repellent"}
 WILD_KINDS: Final = frozenset({"serpent", "shark", "whale", "dolphin", "boat"})
 SQUID_STEPS: Final = 3  # Q-3: up to three spaces on the red die
