@@ -92,7 +92,11 @@ def limit(s: State, kind: str) -> int:
     dist = s.ctx.get("dist")
     if dist is not None:
         return int(dist)
-    return SQUID_STEPS if kind == "squid" else STEPS[kind]
+    return LIMIT[kind]
+
+
+LIMIT: Final = {**STEPS, "squid": SQUID_STEPS}
+"""How far the red die moves each kind (B-24 ... B-26, Q-3)."""
 
 
 def steps_of(s: State, c: int, out: list[Action]) -> None:
@@ -118,7 +122,7 @@ def legal_creature(s: State) -> list[Action]:
             spinner.first_moves(s, out)
         else:
             _first_moves(s, out)
-        if not out or s.rules.option("creature_move") == "optional":
+        if not out or s.rules.options["creature_move"] == "optional":  # no call of `option`
             out.append(("done",))
         return out
     if s.is_1986:  # E-1: exactly as far as spun; the steps offered can always finish the move
@@ -261,17 +265,20 @@ def apply_creature(s: State, action: Action, ev: Events) -> None:
         return
     c: int = action[1]
     h = action[2]
+    ctx = s.ctx
     stays = h == s.c_pos[c]
-    route = s.ctx.get("route")
-    if route is not None:  # E-1: the spinner's route, never twice through a space
+    if "route" in ctx:  # E-1: the spinner's route, never twice through a space
+        route = ctx["route"]
         if not route:  # the creature is chosen: what the spin allowed is settled
             route.append(s.c_pos[c])
-            s.ctx.pop("may_move", None)
+            ctx.pop("may_move", None)
         route.append(h)
     pieces.move_creature(s, c, h, ev)
-    s.ctx["creature"] = c
+    ctx["creature"] = c
     kind = s.c_kind[c]
-    last = s.ctx.get("dist") == "D" or stays or s.ctx["steps"] >= limit(s, kind)
+    dist = ctx["dist"]  # a roll's, a dive's or a spin's (`apply_roll`, `spinner.apply_spin`)
+    # `limit`, without its call (asked at every step of a creature)
+    last = dist == "D" or stays or ctx["steps"] >= (LIMIT[kind] if dist is None else int(dist))
     ARRIVE[kind](s, c, h, last, ev)
 
 
@@ -433,7 +440,7 @@ def apply_defence(s: State, action: Action, ev: Events) -> None:
 
 def end_turn(s: State, ev: Events) -> None:
     """The turn passes to the next seat, who starts at step 1."""
-    if not s.pending and scoring.end_if_over(s, ev):
+    if s.ends_mid_turn and not s.pending and scoring.end_if_over(s, ev):
         return  # C-2: the last person left the board during this turn, which ends the game
     s.turns_taken[s.turn] += 1
     s.swam.clear()

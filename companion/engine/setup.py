@@ -241,7 +241,8 @@ def _next_placer(s: State, phase: str) -> None:
     n = s.players
     for step in range(1, n + 1):
         seat = (s.actor + step) % n
-        if _has_to_place(s, seat, phase):
+        # people: `_has_to_place` without its call (asked at every placement)
+        if s.tally[seat][UNPLACED] > 0 if phase == "place" else _has_to_place(s, seat, phase):
             s.actor = seat
             return
     if phase == "place":
