@@ -165,6 +165,9 @@ VERBS: Final = {
 
 ENDS_BY_DONE: Final = frozenset(phase for phase, verbs in VERBS.items() if "done" in verbs)
 """The phases where "done" may be the one thing left to do (`Game._settle` passes it)."""
+AT_REST: Final = frozenset({"terrain", "place", "boat", "back", "take", "pick", "reveal", "over"})
+"""The phases `_settle` passes by (none of its checks is theirs) unless a choice is pending or
+the game may end mid-turn."""
 _PLAIN: Final = (str, int, type(None))
 MODES = ("digital", "physical")
 
@@ -391,7 +394,10 @@ class Game:
                     action = legal[int(draw() * len(legal))]  # `chance.choose`, without a call
                 decisions += 1
             APPLY[phase](s, action, None)
-            self._settle(None)
+            if s.phase in AT_REST and not s.pending and not s.ends_mid_turn:
+                self._legal = None  # nothing for `_settle` to do: no call (a third of them)
+            else:
+                self._settle(None)
 
     def forget_legal(self) -> None:
         """The state was replaced (a whole path): the legal actions must be listed anew."""
