@@ -276,7 +276,7 @@ def apply_creature(s: State, action: Action, ev: Events) -> None:
     pieces.move_creature(s, c, h, ev)
     ctx["creature"] = c
     kind = s.c_kind[c]
-    dist = ctx["dist"]  # a roll's, a dive's or a spin's (`apply_roll`, `spinner.apply_spin`)
+    dist = ctx.get("dist")
     # `limit`, without its call (asked at every step of a creature)
     last = dist == "D" or stays or ctx["steps"] >= (LIMIT[kind] if dist is None else int(dist))
     ARRIVE[kind](s, c, h, last, ev)

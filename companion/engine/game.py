@@ -432,7 +432,7 @@ class Game:
                     only_done = not movement.can_move(s)
                 elif phase == "effect":
                     only_done = hand.only_done(s)
-                elif phase == "creature" and s.ctx["dist"] == "D" and creatures.first_dive(s):
+                elif phase == "creature" and s.ctx.get("dist") == "D" and creatures.first_dive(s):
                     # (dist first: most moves are no dive, asked without a call)
                     # no dive: `legal_creature` is [done] (counting stops at the first)
                     only_done = creatures.nth_dive(s, 0) == 0
