@@ -441,7 +441,7 @@ class Game:
                 else:
                     only_done = phase != "defence" and self.legal_actions() == [DONE]
                 if only_done:
-                    PHASES[phase][1](s, DONE, ev)
+                    APPLY[phase](s, DONE, ev)
                     continue
             elif phase == "end":
                 creatures.end_turn(s, ev)

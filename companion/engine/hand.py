@@ -153,12 +153,13 @@ def legal_play(s: State) -> list[Action]:
         # a back neither told in the hand nor possible for an untold tile is not `find`'s to
         # look for (asked at every step 1 of a seat holding tiles)
         held = {k for _, k in hand}
+        kept = kept_backs(s)
         for back in PLAYED_IN_ORDER:
+            # a tile told is `find`'s first answer (a kept back: asked without its call)
             if (
-                (back in held or None in held)
-                and find(s, s.turn, back) is not None
-                and can_take_effect(s, back)
-            ):
+                (back in held and back in kept)
+                or (None in held and find(s, s.turn, back) is not None)
+            ) and can_take_effect(s, back):
                 out.append(("play", back))
     out.append(("done",))
     return out

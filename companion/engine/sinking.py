@@ -78,8 +78,8 @@ def apply_sink(s: State, action: Action, ev: Events) -> None:
                 },
             )
         )
-    pieces.swim(s, people, h, ev, by_choice=False)  # B-22: no creature can be there yet
-    if people:
+    if people:  # (most tiles are empty by the time they go: no calls then)
+        pieces.swim(s, people, h, ev, by_choice=False)  # B-22: no creature can be there yet
         overpopulated.note_sunk(s, people)  # P-5: their point comes after the back resolves
     s.ctx = {"hex": h, "terrain": t}
     s.phase, s.actor = "back", CHANCE
