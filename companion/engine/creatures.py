@@ -99,13 +99,6 @@ LIMIT: Final = {**STEPS, "squid": SQUID_STEPS}
 """How far the red die moves each kind (B-24 ... B-26, Q-3)."""
 
 
-def steps_of(s: State, c: int, out: list[Action]) -> None:
-    """B-27: creatures move through sea spaces only, sharing them with anything."""
-    h = s.c_pos[c]
-    for n in board.PICKED[h][s.sea_near[h]]:
-        out.append(("creature", c, n))
-
-
 def boat_steps(s: State, b: int, out: list[Action]) -> None:
     boat_at = s.boat_at
     h = s.b_pos[b]
@@ -128,9 +121,14 @@ def legal_creature(s: State) -> list[Action]:
     if s.is_1986:  # E-1: exactly as far as spun; the steps offered can always finish the move
         spinner.next_moves(s, out)
         return out
-    if s.ctx["steps"] < limit(s, "boat" if c is None else s.c_kind[c]):
+    dist = s.ctx.get("dist")  # `limit`, without its call (asked at every step of a creature)
+    if s.ctx["steps"] < (
+        LIMIT["boat" if c is None else s.c_kind[c]] if dist is None else int(dist)
+    ):
         if c is not None:
-            steps_of(s, c, out)
+            h = s.c_pos[c]  # B-27: through sea spaces only, sharing them with anything
+            for n in board.PICKED[h][s.sea_near[h]]:
+                out.append(("creature", c, n))
         elif b is not None:
             boat_steps(s, b, out)
     out.append(("done",))
@@ -214,7 +212,7 @@ def _first_moves(s: State, out: list[Action]) -> None:
                 continue  # B-28: none of that kind on the board, nothing to move
             if dive:  # D-4: it dives to any unoccupied sea space
                 out.extend(("creature", c, h) for h in vacant)
-            else:  # `steps_of`, without a call for each creature
+            else:  # B-27: a step into the sea beside it
                 at = s.c_pos[c]
                 for h in board.PICKED[at][s.sea_near[at]]:
                     out.append(("creature", c, h))
