@@ -27,6 +27,9 @@ DIVE_WEIGHTS: Final[list[tuple[Action, int]]] = [
     (("dive", k, d), DIVE_KINDS.count(k) * DIVE_DISTANCES.count(d)) for k, d in DIVES
 ]
 """The creature die's faces (B-10) and the dive dice's pairs (D-3), as many as show each."""
+DIE_TOTAL: Final = len(DIE_FACES)
+DIVE_TOTAL: Final = len(DIVE_KINDS) * len(DIVE_DISTANCES)
+"""`DIE_WEIGHTS`' and `DIVE_WEIGHTS`' totals: every face, every pair of faces."""
 REPELLENT: Final = {"shark": "shark-repellent", "whale": "whale-repellent"}
 WILD_KINDS: Final = frozenset({"serpent", "shark", "whale", "dolphin", "boat"})
 SQUID_STEPS: Final = 3  # Q-3: up to three spaces on the red die
@@ -89,14 +92,11 @@ def limit(s: State, kind: str) -> int:
     dist = s.ctx.get("dist")
     if dist is not None:
         return int(dist)
-    return SQUID_STEPS if kind == "squid" else STEPS[kind]
+    return LIMIT[kind]
 
 
-def steps_of(s: State, c: int, out: list[Action]) -> None:
-    """B-27: creatures move through sea spaces only, sharing them with anything."""
-    h = s.c_pos[c]
-    for n in board.PICKED[h][s.sea_near[h]]:
-        out.append(("creature", c, n))
+LIMIT: Final = {**STEPS, "squid": SQUID_STEPS}
+"""How far the red die moves each kind (B-24 ... B-26, Q-3)."""
 
 
 def boat_steps(s: State, b: int, out: list[Action]) -> None:
@@ -115,15 +115,20 @@ def legal_creature(s: State) -> list[Action]:
             spinner.first_moves(s, out)
         else:
             _first_moves(s, out)
-        if not out or s.rules.option("creature_move") == "optional":
+        if not out or s.rules.options["creature_move"] == "optional":  # no call of `option`
             out.append(("done",))
         return out
     if s.is_1986:  # E-1: exactly as far as spun; the steps offered can always finish the move
         spinner.next_moves(s, out)
         return out
-    if s.ctx["steps"] < limit(s, "boat" if c is None else s.c_kind[c]):
+    dist = s.ctx.get("dist")  # `limit`, without its call (asked at every step of a creature)
+    if s.ctx["steps"] < (
+        LIMIT["boat" if c is None else s.c_kind[c]] if dist is None else int(dist)
+    ):
         if c is not None:
-            steps_of(s, c, out)
+            h = s.c_pos[c]  # B-27: through sea spaces only, sharing them with anything
+            for n in board.PICKED[h][s.sea_near[h]]:
+                out.append(("creature", c, n))
         elif b is not None:
             boat_steps(s, b, out)
     out.append(("done",))
@@ -207,7 +212,7 @@ def _first_moves(s: State, out: list[Action]) -> None:
                 continue  # B-28: none of that kind on the board, nothing to move
             if dive:  # D-4: it dives to any unoccupied sea space
                 out.extend(("creature", c, h) for h in vacant)
-            else:  # `steps_of`, without a call for each creature
+            else:  # B-27: a step into the sea beside it
                 at = s.c_pos[c]
                 for h in board.PICKED[at][s.sea_near[at]]:
                     out.append(("creature", c, h))
@@ -258,17 +263,20 @@ def apply_creature(s: State, action: Action, ev: Events) -> None:
         return
     c: int = action[1]
     h = action[2]
+    ctx = s.ctx
     stays = h == s.c_pos[c]
-    route = s.ctx.get("route")
-    if route is not None:  # E-1: the spinner's route, never twice through a space
+    if "route" in ctx:  # E-1: the spinner's route, never twice through a space
+        route = ctx["route"]
         if not route:  # the creature is chosen: what the spin allowed is settled
             route.append(s.c_pos[c])
-            s.ctx.pop("may_move", None)
+            ctx.pop("may_move", None)
         route.append(h)
     pieces.move_creature(s, c, h, ev)
-    s.ctx["creature"] = c
+    ctx["creature"] = c
     kind = s.c_kind[c]
-    last = s.ctx.get("dist") == "D" or stays or s.ctx["steps"] >= limit(s, kind)
+    dist = ctx.get("dist")
+    # `limit`, without its call (asked at every step of a creature)
+    last = dist == "D" or stays or ctx["steps"] >= (LIMIT[kind] if dist is None else int(dist))
     ARRIVE[kind](s, c, h, last, ev)
 
 
@@ -430,7 +438,7 @@ def apply_defence(s: State, action: Action, ev: Events) -> None:
 
 def end_turn(s: State, ev: Events) -> None:
     """The turn passes to the next seat, who starts at step 1."""
-    if not s.pending and scoring.end_if_over(s, ev):
+    if s.ends_mid_turn and not s.pending and scoring.end_if_over(s, ev):
         return  # C-2: the last person left the board during this turn, which ends the game
     s.turns_taken[s.turn] += 1
     s.swam.clear()

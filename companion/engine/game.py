@@ -58,6 +58,9 @@ PHASES: Final[dict[str, tuple[Legal, Apply, Explain]]] = {
     "reveal": (scoring.legal_reveal, scoring.apply_reveal, scoring.explain),
 }
 
+APPLY: Final[dict[str, Apply]] = {phase: fns[1] for phase, fns in PHASES.items()}
+"""Each phase's apply alone (a random playout's loop asks it at every decision)."""
+
 SAMPLERS: Final[dict[str, Callable[[State, chance.Draw], Action]]] = {
     "place": setup.random_place,
     "boat": setup.random_boat,
@@ -162,6 +165,9 @@ VERBS: Final = {
 
 ENDS_BY_DONE: Final = frozenset(phase for phase, verbs in VERBS.items() if "done" in verbs)
 """The phases where "done" may be the one thing left to do (`Game._settle` passes it)."""
+AT_REST: Final = frozenset({"terrain", "place", "boat", "back", "take", "pick", "reveal", "over"})
+"""The phases `_settle` passes by (none of its checks is theirs) unless a choice is pending or
+the game may end mid-turn."""
 _PLAIN: Final = (str, int, type(None))
 MODES = ("digital", "physical")
 
@@ -194,7 +200,8 @@ class Game:
         rules = fivesix.for_players(rules, players)
         if mode not in MODES:
             raise RulesError(f"mode must be digital or physical, not {mode!r}")
-        game = cls(State(rules, players, seed, mode))
+        game = cls(_fresh(rules, players, mode).copy())
+        game.state.seed = seed
         if setup.by_rings(game.state):
             setup.lay_rings(game.state)  # E-5: nothing to lay at random
         return game
@@ -221,8 +228,8 @@ class Game:
     def legal_actions(self) -> list[Action]:
         """Every legal action of the current decision (empty when the game is over)."""
         if self._legal is None:
-            phase = PHASES.get(self.state.phase)
-            self._legal = phase[0](self.state) if phase else []
+            phase = self.state.phase
+            self._legal = PHASES[phase][0](self.state) if phase in PHASES else []
         return self._legal
 
     def chance_outcomes(self) -> list[tuple[Action, float]]:
@@ -233,25 +240,27 @@ class Game:
 
     def _weights(self) -> list[tuple[Action, int]]:
         """At a table decision: each outcome with how many of the equally likely draws give it."""
-        verb, outcomes = self._outcomes()
+        verb, outcomes, _ = self._outcomes()
         return [((verb, k), n) for k, n in outcomes] if verb else outcomes
 
-    def _outcomes(self) -> tuple[str, list[tuple[Any, int]]]:
+    def _outcomes(self) -> tuple[str, list[tuple[Any, int]], int]:
         """`_weights` as found: a terrain or a back by its name, with the verb of its action
         (`draw` builds the action drawn alone); the die's, the dice's and the spinner's as
-        actions (no verb)."""
+        actions (no verb). Then their total where it is known without adding them up (the
+        die's, the dice's: the number of faces), else 0."""
         s = self.state
-        if s.phase == "terrain":
-            return "terrain", setup.tiles_left(s)
-        if s.phase == "back":
-            return "back", sinking.back_weights(s)
-        if s.phase == "roll" and s.is_1986:
-            return "", spinner.weights(s)  # E-1
-        if s.phase == "roll" and creatures.dive_dice(s):
-            return "", creatures.DIVE_WEIGHTS
-        if s.phase == "roll":
-            return "", creatures.DIE_WEIGHTS
-        return "", []
+        phase = s.phase
+        if phase == "terrain":
+            return "terrain", setup.tiles_left(s), 0
+        if phase == "back":
+            return "back", sinking.back_weights(s), 0
+        if phase != "roll":
+            return "", [], 0
+        if s.is_1986:
+            return "", spinner.weights(s), 0  # E-1
+        if "dive-dice" in s.rules.modules:  # `creatures.dive_dice`, without a call at every die
+            return "", creatures.DIVE_WEIGHTS, creatures.DIVE_TOTAL
+        return "", creatures.DIE_WEIGHTS, creatures.DIE_TOTAL
 
     def draw(self) -> Action:
         """The outcome of the current table decision, drawn with the game's secret (its seed).
@@ -262,12 +271,12 @@ class Game:
         """
         s = self.state
         # drawn from `_weights` as found, in its order: only the action drawn is built
-        verb, weights = self._outcomes()
+        verb, weights, total = self._outcomes()
         if not weights:
             raise IllegalAction(*STEP_RULE[s.phase][:1], "no table decision is awaited now")
-        total = 0
-        for _, n in weights:  # a loop, not sum() over a generator: asked at every draw
-            total += n
+        if not total:  # a terrain's, a back's, a spin's: added up here
+            for _, n in weights:  # a loop, not sum() over a generator: asked at every draw
+                total += n
         key = self._key
         if key is None or key[0] != s.seed:
             key = self._key = (s.seed, chance.keyed(s.seed))
@@ -367,24 +376,28 @@ class Game:
         s = self.state
         draw = rng.random  # found once, not at every decision (`chance.Draw`)
         decisions = 0
-        while s.phase != "over":
+        while True:
+            phase = s.phase
+            if phase == "over":
+                return decisions
             if s.actor == CHANCE:
                 action = self.draw()
                 s.draws += 1
             else:
                 # `_random_action` without the call, nor keeping the action drawn for `apply`
                 legal = self._legal  # listed already (by `_settle`), or drawn without a list
-                sample = SAMPLERS.get(s.phase) if legal is None else None
-                if sample is not None:
-                    action = sample(s, draw)
+                if legal is None and phase in SAMPLERS:  # `in`, then [ ]: no call of `get`
+                    action = SAMPLERS[phase](s, draw)
                 else:
                     if legal is None:
                         legal = self.legal_actions()
                     action = legal[int(draw() * len(legal))]  # `chance.choose`, without a call
                 decisions += 1
-            PHASES[s.phase][1](s, action, None)
-            self._settle(None)
-        return decisions
+            APPLY[phase](s, action, None)
+            if s.phase in AT_REST and not s.pending and not s.ends_mid_turn:
+                self._legal = None  # nothing for `_settle` to do: no call (a third of them)
+            else:
+                self._settle(None)
 
     def forget_legal(self) -> None:
         """The state was replaced (a whole path): the legal actions must be listed anew."""
@@ -393,8 +406,9 @@ class Game:
     def _settle(self, ev: Events) -> None:
         """Move past decisions that leave no choice: starting a turn, a lone 'go on'."""
         s = self.state
+        self._legal_set = self._sampled = None  # nothing below sets them
         while True:
-            self._legal = self._legal_set = self._sampled = None
+            self._legal = None  # each pass may list a new decision's actions
             phase = s.phase
             if phase == "interrupt":
                 if not self.legal_actions():
@@ -427,7 +441,7 @@ class Game:
                 else:
                     only_done = phase != "defence" and self.legal_actions() == [DONE]
                 if only_done:
-                    PHASES[phase][1](s, DONE, ev)
+                    APPLY[phase](s, DONE, ev)
                     continue
             elif phase == "end":
                 creatures.end_turn(s, ev)
@@ -558,6 +572,27 @@ class Game:
         game._legal = self._legal
         game.listen = self.listen
         return game
+
+
+_FRESH: list[State] = []
+"""The state `_fresh` made last (at most one): a bot's look-ahead or a benchmark starts many
+games by the same rules."""
+
+
+def _fresh(rules: Rules, players: int, mode: str) -> State:
+    """A state about to be laid out, never changed, for `Game.new` to copy: copying one costs
+    three fifths of building it anew (every index from the pieces)."""
+    if _FRESH:
+        last = _FRESH[0]
+        if (
+            last.players == players
+            and last.mode == mode
+            and (last.rules is rules or last.rules == rules)
+        ):
+            return last
+    state = State(rules, players, 0, mode)
+    _FRESH[:] = [state]
+    return state
 
 
 def game_over(s: State) -> IllegalAction:

@@ -68,8 +68,8 @@ def dolphin_moves(s: State, out: list[Action], first: bool = False) -> None:
     """B-38: one of your swimmers, one sea space at a time (1-3 in all). `first`: stop after
     the first swimmer with a move (whether there is one is all that is asked)."""
     p = s.ctx.get("person")
-    people = [p] if p is not None else s.people_of(s.turn)
-    safety = s.rules.option("dolphin_to_safety") == "yes"
+    people = [p] if p is not None else s.seat_people[s.turn]  # `people_of`, without a call
+    safety = s.rules.options["dolphin_to_safety"] == "yes"  # the option, without a call
     for q in people:
         if s.p_kind[q] != SEA:
             continue
@@ -90,7 +90,7 @@ def winds_moves(s: State, out: list[Action], first: bool = False) -> None:
     """B-39: a boat you control, one space at a time (1-3 in all). `first`: stop after the
     first boat with a move."""
     b = s.ctx.get("boat")
-    empty_ok = s.rules.option("winds_empty_boat") == "allowed"
+    empty_ok = s.rules.options["winds_empty_boat"] == "allowed"  # the option, without a call
     boats = [b] if b is not None else range(len(s.b_pos))
     for x in boats:
         if s.b_pos[x] == OFF or (not s.b_people[x] and not empty_ok):
@@ -153,12 +153,13 @@ def legal_play(s: State) -> list[Action]:
         # a back neither told in the hand nor possible for an untold tile is not `find`'s to
         # look for (asked at every step 1 of a seat holding tiles)
         held = {k for _, k in hand}
+        kept = kept_backs(s)
         for back in PLAYED_IN_ORDER:
+            # a tile told is `find`'s first answer (a kept back: asked without its call)
             if (
-                (back in held or None in held)
-                and find(s, s.turn, back) is not None
-                and can_take_effect(s, back)
-            ):
+                (back in held and back in kept)
+                or (None in held and find(s, s.turn, back) is not None)
+            ) and can_take_effect(s, back):
                 out.append(("play", back))
     out.append(("done",))
     return out

@@ -195,7 +195,9 @@ def random_place(s: State, draw: chance.Draw) -> Action:
     """One of `legal_place`'s actions, each equally likely: a tile and a value drawn on their
     own (the legal actions are every pair of them), without listing every pair; each
     `chance.choose`, written out (asked at every placement)."""
-    tiles, values = place_tiles(s), place_values(s)
+    # B-5 alone (most games): the empty tiles themselves, not `place_tiles`' copy of them
+    tiles = s.empty_land if s.one_per_tile else place_tiles(s)
+    values = place_values(s)
     return ("place", tiles[int(draw() * len(tiles))], values[int(draw() * len(values))])
 
 
@@ -231,7 +233,8 @@ def _next_placer(s: State, phase: str) -> None:
     n = s.players
     for step in range(1, n + 1):
         seat = (s.actor + step) % n
-        if _has_to_place(s, seat, phase):
+        # people: `_has_to_place` without its call (asked at every placement)
+        if s.tally[seat][UNPLACED] > 0 if phase == "place" else _has_to_place(s, seat, phase):
             s.actor = seat
             return
     if phase == "place":

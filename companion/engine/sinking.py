@@ -30,13 +30,13 @@ def current_terrain(s: State) -> str | None:
 
 def candidates(s: State) -> list[int]:
     """B-21: tiles of the current terrain touching the sea; if none does, any of that terrain."""
-    t = current_terrain(s)
-    if t is None:
-        return []  # no land tile left (C-2, C-4: the game goes on to the die or ends)
-    tiles = s.standing[t]  # in `board.LAND`'s order
-    near = s.sea_near
-    coastal = [h for h in tiles if near[h]]  # a sea neighbour
-    return coastal or list(tiles)
+    for t in TERRAINS:  # `current_terrain`, without its call (asked at every removal)
+        tiles = s.standing[t]  # in `board.LAND`'s order
+        if tiles:
+            near = s.sea_near
+            coastal = [h for h in tiles if near[h]]  # a sea neighbour
+            return coastal or list(tiles)
+    return []  # no land tile left (C-2, C-4: the game goes on to the die or ends)
 
 
 def legal_sink(s: State) -> list[Action]:
@@ -46,7 +46,8 @@ def legal_sink(s: State) -> list[Action]:
 def random_sink(s: State, draw: chance.Draw) -> Action:
     """`chance.pick` of `legal_sink` (the same draw of the same list), without an action
     built for every tile."""
-    return ("sink", chance.choose(draw, _sinkable(s)))
+    tiles = rings.candidates(s) if s.is_1986 else candidates(s)  # `_sinkable`, without its call
+    return ("sink", tiles[int(draw() * len(tiles))])  # `chance.choose`, without its call
 
 
 def _sinkable(s: State) -> list[int]:
@@ -78,8 +79,9 @@ def apply_sink(s: State, action: Action, ev: Events) -> None:
                 },
             )
         )
-    pieces.swim(s, people, h, ev, by_choice=False)  # B-22: no creature can be there yet
-    overpopulated.note_sunk(s, people)  # P-5: their point comes after the back resolves
+    if people:  # (most tiles are empty by the time they go: no calls then)
+        pieces.swim(s, people, h, ev, by_choice=False)  # B-22: no creature can be there yet
+        overpopulated.note_sunk(s, people)  # P-5: their point comes after the back resolves
     s.ctx = {"hex": h, "terrain": t}
     s.phase, s.actor = "back", CHANCE
 
