@@ -197,11 +197,13 @@ def _places(s: State, out: list[str]) -> None:
             out.append(f"people stand on {board.name(h)}, which holds no land tile")
         if s.swimmers[h] and not s.is_sea(h):
             out.append(f"people swim at {board.name(h)}, which is not sea")
+    # the creatures on each hex, added up once (this runs after every action of a simulation)
+    creatures = [sum(n) for n in zip(*(s.kind_count(k) for k in CREATURE_KINDS), strict=True)]
     for h in range(board.SIZE):
         found = int(s.terrain[h] is not None or board.IS_SAFE[h]) + len(s.swimmers[h])
-        found += (s.boat_at[h] != OFF) + sum(s.kind_count(k)[h] for k in CREATURE_KINDS)
+        found += (s.boat_at[h] != OFF) + creatures[h]
         if s.occupants[h] != found:
             out.append(f"{board.name(h)} is counted {s.occupants[h]} occupants, not {found}")
     for h in board.SAFE_ISLANDS:
-        if s.swimmers[h] or s.boat_at[h] != OFF or any(s.kind_count(k)[h] for k in CREATURE_KINDS):
+        if s.swimmers[h] or s.boat_at[h] != OFF or creatures[h]:
             out.append(f"something other than people is on safe island {board.name(h)}")
