@@ -301,3 +301,21 @@ def test_every_kind_of_corruption_is_caught_in_a_real_game() -> None:
         corrupt(s)
         assert violations(s), corrupt.__name__
     assert violations(game) == []  # the copies were corrupted, not the game
+
+
+def test_more_people_of_a_value_than_the_box_gives() -> None:
+    """B-4: each seat's people carry the values of its set, one 6 among them; a seat whose
+    people show two 6s is reported by the value, not only as values left out of step."""
+    game, ids = sound()
+    s = game.state
+    assert s.p_value[ids["lander"]] == 6
+    s.p_value[ids["aboard"]] = 6  # seat 1's passenger, shown as a second 6
+    reported(s, "seat 1", "2 people of value 6", "gives each 1")
+
+
+def test_an_unknown_person_on_the_board() -> None:
+    """Only the game's own people stand on the board: a person id no seat has, swimming."""
+    game, _ = sound()
+    s = game.state
+    s.swimmers[hx("1.3")].append(99)
+    reported(s, "unknown person 99")

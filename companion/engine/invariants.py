@@ -10,7 +10,7 @@ E-6).
 from __future__ import annotations
 
 from collections import Counter
-from functools import cache
+from functools import cache, lru_cache
 from itertools import chain
 
 from . import board
@@ -52,49 +52,53 @@ def _counts_1986(s: State, out: list[str]) -> None:
 
 
 def _people(s: State, out: list[str]) -> None:
+    """Each person is where its own record says and nowhere else; each seat's counts by kind of
+    place and the values it has left agree with its people (one pass: this runs after every
+    action of a simulation)."""
     seen: Counter[int] = Counter(
         chain(chain.from_iterable(s.land_people), chain.from_iterable(s.swimmers),
               chain.from_iterable(s.b_people))
     )  # fmt: skip
-    for p in s.p_owner:
-        kind = s.p_kind[p]
-        indexed = kind in (LAND, SEA, BOAT)
-        if seen[p] != (1 if indexed else 0):
-            out.append(f"{person_name(p)} is in {seen[p]} places on the board (kind {kind})")
-        elif kind == LAND and p not in s.land_people[s.p_at[p]]:
-            out.append(f"{person_name(p)} is not on the land tile it should be on")
-        elif kind == SEA and p not in s.swimmers[s.p_at[p]]:
-            out.append(f"{person_name(p)} is not swimming where it should be")
-        elif kind == BOAT and p not in s.b_people[s.p_at[p]]:
-            out.append(f"{person_name(p)} is not in the boat it should be in")
-        elif kind == SAVED and not board.IS_SAFE[s.p_at[p]]:
-            out.append(f"{person_name(p)} is saved but not on a safe island")
+    values = people_values(s.rules, s.players)
+    each = Counter(values)
+    for seat, people in enumerate(s.seat_people):
+        kinds = [0] * len(s.tally[seat])
+        left = each.copy()
+        for p in people:
+            kind = s.p_kind[p]
+            if 0 <= kind < len(kinds):
+                kinds[kind] += 1
+            if (value := s.p_value[p]) is not None:
+                left[value] -= 1
+            if seen[p] != (1 if kind in (LAND, SEA, BOAT) else 0):
+                out.append(f"{person_name(p)} is in {seen[p]} places on the board (kind {kind})")
+            elif kind == LAND and p not in s.land_people[s.p_at[p]]:
+                out.append(f"{person_name(p)} is not on the land tile it should be on")
+            elif kind == SEA and p not in s.swimmers[s.p_at[p]]:
+                out.append(f"{person_name(p)} is not swimming where it should be")
+            elif kind == BOAT and p not in s.b_people[s.p_at[p]]:
+                out.append(f"{person_name(p)} is not in the boat it should be in")
+            elif kind == SAVED and not board.IS_SAFE[s.p_at[p]]:
+                out.append(f"{person_name(p)} is saved but not on a safe island")
+        if s.tally[seat] != kinds:
+            out.append(f"seat {seat + 1}'s people are counted {s.tally[seat]} by kind of place")
+        kept = s.left_values[seat]
+        if kept != +left or list(kept) != sorted(kept):
+            out.append(f"seat {seat + 1} is told it has values {kept} left")
+        for value, n in left.items():
+            if n < 0:
+                out.append(f"seat {seat + 1} has {each[value] - n} people of value {value}; this "
+                           f"game gives each {each[value]}")  # fmt: skip
     for p in seen:
         if p not in s.p_owner:
             out.append(f"an unknown person {p} is on the board")
-    for seat, counts in enumerate(s.tally):
-        kinds = Counter(s.p_kind[p] for p in s.seat_people[seat])
-        if counts != [kinds[kind] for kind in range(len(counts))]:
-            out.append(f"seat {seat + 1}'s people are counted {counts} by kind of place")
     # P-1, P-2: people put back in the box are not in the game at all, not even as lost
-    values = people_values(s.rules, s.players)
     if s.p_owner.keys() != _ids(s.players, len(values)):
         per_seat = Counter(p // 10 for p in s.p_owner)
         for seat in range(s.players):
             if per_seat[seat] != len(values):
                 out.append(f"seat {seat + 1} has {per_seat[seat]} people; this game gives each "
                            f"{len(values)}")  # fmt: skip
-    for seat, people in enumerate(s.seat_people):
-        shown = Counter(v for p in people if (v := s.p_value[p]) is not None)
-        left = Counter(values) - shown
-        kept = s.left_values[seat]
-        if kept != dict(left) or list(kept) != sorted(kept):
-            out.append(f"seat {seat + 1} is told it has values {kept} left")
-    told = Counter((p // 10, v) for p in s.p_owner if (v := s.p_value[p]) is not None)
-    for (seat, value), n in told.items():
-        if n > values.count(value):
-            out.append(f"seat {seat + 1} has {n} people of value {value}; this game gives each "
-                       f"{values.count(value)}")  # fmt: skip
 
 
 @cache
@@ -108,11 +112,28 @@ def _shores(s: State, out: list[str]) -> None:
     (`State.sea_near`), are those the island has (not kept while it is being laid)."""
     if s.phase == "terrain":
         return
-    for h in range(board.SIZE):
-        sea = tuple(n for n in board.WATER_NEIGHBOURS[h] if s.terrain[n] is None)
-        if board.PICKED[h][s.sea_near[h]] != sea:
-            named = ", ".join(board.name(n) for n in sea) or "none"
-            out.append(f"{board.name(h)} is told of the wrong sea beside it (it has {named})")
+    told = [picked[mask] for picked, mask in zip(board.PICKED, s.sea_near, strict=True)]
+    island = _sea_beside(tuple(s.terrain))
+    if told != island:
+        for h, sea in enumerate(island):
+            if told[h] != sea:
+                named = ", ".join(board.name(n) for n in sea) or "none"
+                out.append(f"{board.name(h)} is told of the wrong sea beside it (it has {named})")
+
+
+@lru_cache(maxsize=64)
+def _grounds(terrain: tuple[str | None, ...]) -> tuple[int, ...]:
+    """Per hex, 1 where a land tile or a safe island makes it occupied (kept like `_sea_beside`)."""
+    return tuple(int(t is not None or safe) for t, safe in zip(terrain, board.IS_SAFE, strict=True))
+
+
+@lru_cache(maxsize=64)
+def _sea_beside(terrain: tuple[str | None, ...]) -> list[tuple[int, ...]]:
+    """Each hex's sea neighbours, found from the island's tiles alone. Kept for a few islands:
+    the island changes only when a tile is removed, and the check runs after every action."""
+    return [
+        tuple(n for n in board.WATER_NEIGHBOURS[h] if terrain[n] is None) for h in range(board.SIZE)
+    ]
 
 
 def _pieces(s: State, out: list[str]) -> None:
@@ -192,18 +213,30 @@ def _boats(s: State, out: list[str]) -> None:
 
 
 def _places(s: State, out: list[str]) -> None:
-    for h in range(board.SIZE):
-        if s.land_people[h] and s.terrain[h] is None:
+    hexes = zip(s.land_people, s.swimmers, s.terrain, strict=True)
+    for h, (people, swimmers, terrain) in enumerate(hexes):
+        if people and terrain is None:
             out.append(f"people stand on {board.name(h)}, which holds no land tile")
-        if s.swimmers[h] and not s.is_sea(h):
+        if swimmers and (terrain is not None or board.IS_SAFE[h]):
             out.append(f"people swim at {board.name(h)}, which is not sea")
-    # the creatures on each hex, added up once (this runs after every action of a simulation)
-    creatures = [sum(n) for n in zip(*(s.kind_count(k) for k in CREATURE_KINDS), strict=True)]
-    for h in range(board.SIZE):
-        found = int(s.terrain[h] is not None or board.IS_SAFE[h]) + len(s.swimmers[h])
-        found += (s.boat_at[h] != OFF) + creatures[h]
-        if s.occupants[h] != found:
-            out.append(f"{board.name(h)} is counted {s.occupants[h]} occupants, not {found}")
+    # What stands on each hex, counted from the pieces' own positions (not the indexes the
+    # rules keep) in one pass each: this runs after every action of a simulation.
+    found = list(_grounds(tuple(s.terrain)))
+    creatures = [0] * board.SIZE
+    for pos in s.c_pos:
+        if pos != OFF:
+            creatures[pos] += 1
+            found[pos] += 1
+    for pos in s.b_pos:
+        if pos != OFF:
+            found[pos] += 1
+    for p in s.p_owner:
+        if s.p_kind[p] == SEA:
+            found[s.p_at[p]] += 1
+    if s.occupants != found:
+        for h, n in enumerate(found):
+            if s.occupants[h] != n:
+                out.append(f"{board.name(h)} is counted {s.occupants[h]} occupants, not {n}")
     for h in board.SAFE_ISLANDS:
         if s.swimmers[h] or s.boat_at[h] != OFF or creatures[h]:
             out.append(f"something other than people is on safe island {board.name(h)}")
