@@ -1679,3 +1679,31 @@ def test_a_tile_gone_whose_colour_leans_to_the_seas_on_every_frame_by_enough_on_
     assert asked.kind == "question"
     (asked,) = verdicts((1.55, 0.93, 0.99, 1.2), (-1.5, 1.1, -1.5, -1.5))
     assert asked.kind == "question"
+
+
+def test_of_two_tiles_the_seas_colour_fits_in_a_reflection_the_one_whose_ring_shows_sea_is_sunk() -> (
+    None
+):
+    """B-21: a lamp's reflection lies over two candidates, and the sea's colour under the white
+    fits both better than their tiles' on every frame at rest (in the hot middle of a
+    reflection a tile's colour is left near the sea's). The ring between the disc and the
+    hex's border shows sea on most frames around the one that left, none around the other: a
+    tile fills its hex out to its border, so that one is named (the renderer's dev game 11 at
+    640×480, turn 27, asked). A question where the other's ring showed sea on a frame too, or
+    where the one's showed it on one frame only."""
+    tiles, gone, rival, observed, rest = lamp_without_hand("none")
+
+    def verdicts(rings: tuple[float, ...], rival_rings: tuple[float, ...]) -> list[Verdict]:
+        seen = list(observed)
+        for n, k in enumerate(rest):
+            for h, rim in ((gone, rings[n]), (rival, rival_rings[n])):
+                retouch(seen, k, h, label="hidden", glare=2 * GLARE, sea_share=0.1, rim=rim,
+                        sea_fit=2 * FIT_SEA)  # fmt: skip
+        return replayed(tiles, seen)
+
+    none = (0.0, 0.0, 0.0, 0.0)
+    assert [(v.kind, v.tile) for v in verdicts((0.3, 0.0, 0.3, 0.3), none)] == [("sunk", gone)]
+    (asked,) = verdicts((0.3, 0.0, 0.3, 0.3), (0.0, 0.3, 0.0, 0.0))
+    assert asked.kind == "question" and {gone, rival} <= {asked.tile, *asked.alternatives}
+    (asked,) = verdicts((0.3, 0.0, 0.0, 0.0), none)
+    assert asked.kind == "question"

@@ -574,6 +574,18 @@ class Tracker:
         washed = [h for h, n in fit.items() if n >= frames] if self._settled else []
         if len(washed) == 1:
             score[washed[0]] = max(score[washed[0]], (SURE + PLAIN) / 2)
+        # Of several such, the one whose ring shows sea on most frames, in the reflection or out
+        # of it, while no other's shows it on any: in the hot middle of a reflection the white
+        # leaves a tile's colour as near the sea's as its own, but a tile still fills its hex
+        # out to the border, where the sea shows only around what stands where one sank (the
+        # renderer's dev game 11 at 640×480, turn 27: the sunk position's ring showed 0.12 to
+        # 0.29 sea, the tile beside it, under the white at twice the sea's light, none).
+        rings = {h: self._ring_sea[_ROW[h]] + self._ring_lit[_ROW[h]] for h in washed}
+        bordered = [h for h in washed if 2 * rings[h] > frames]
+        if len(washed) > 1 and len(bordered) == 1 and sum(rings.values()) == rings[bordered[0]]:
+            score[bordered[0]] = max(score[bordered[0]], (SURE + PLAIN) / 2)
+        else:
+            bordered = []
         # Swimmers or a creature may cover a sunk position all but a rim of sea. When every
         # other candidate plainly shows its tile, the one candidate covered is the tile that
         # left if that rim shows on most frames at rest: a tile under people shows no sea.
@@ -711,8 +723,13 @@ class Tracker:
             # the sea's colour under the white on every frame at rest (`washed`) says. Two
             # candidates so (two washed, one of them read as sea in the reflection too) are
             # two tiles that may have left, as with two washed alone (the renderer's dev game
-            # 3106 at 640×480 named the one read as sea, and the other had left).
-            if len(washed) > 1 and self._glared[_ROW[suspects[0]]] >= frames:
+            # 3106 at 640×480 named the one read as sea, and the other had left). Not where
+            # the ring of one alone shows sea (`bordered`): that one fills no hex.
+            if (
+                len(washed) > 1
+                and self._glared[_ROW[suspects[0]]] >= frames
+                and suspects[0] not in bordered
+            ):
                 suspects += [h for h in ranked if h in washed and h not in suspects]
         else:
             # No candidate looks like sea: a candidate seen plainly at the last rest that
