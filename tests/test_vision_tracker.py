@@ -1707,3 +1707,32 @@ def test_of_two_tiles_the_seas_colour_fits_in_a_reflection_the_one_whose_ring_sh
     assert asked.kind == "question" and {gone, rival} <= {asked.tile, *asked.alternatives}
     (asked,) = verdicts((0.3, 0.0, 0.0, 0.0), none)
     assert asked.kind == "question"
+
+
+def test_sea_read_weakly_where_the_hand_withdrew_in_the_seas_colour_over_most_of_the_hex_is_sunk() -> (
+    None
+):
+    """B-21: pieces stand in the sea beside the position a tile left, and the classes read it
+    on one frame at rest of three, as sea (weakly gone: less than `SURE` over the frames), the
+    others hidden. Sea shows over most of its samples on every frame and its colour is the
+    sea's on every one, and the hand withdrew from it: named, not asked about (the renderer's
+    dev game 3106 at 640×480, turn 5, asked). Another candidate lies unread in the lamp's
+    reflection. A question where the hand was seen elsewhere, or where sea shows over less
+    than half of the hex."""
+
+    def verdicts(over: str, share: float) -> list[Verdict]:
+        tiles, gone, rival, observed, rest = lamp_without_hand(over)
+        for n, k in enumerate(rest):
+            read = read_as("sea", 0.96) if n == 1 else {"label": "hidden", "agreement": 0.1}
+            retouch(observed, k, gone, **read, glare=0.0, washed=0.0, sea_share=share, rim=0.2,
+                    sea_fit=2 * FIT_SEA, sea_misfit=5.0)  # fmt: skip
+            retouch(observed, k, rival, label="hidden", glare=2 * GLARE, sea_share=0.0,
+                    rim=0.0, sea_fit=-2 * FIT_SEA)  # fmt: skip
+        return replayed(tiles, observed)
+
+    _, gone, _, _, _ = lamp_without_hand("gone")
+    assert [(v.kind, v.tile) for v in verdicts("gone", 0.9)] == [("sunk", gone)]
+    (asked,) = verdicts("none", 0.9)
+    assert (asked.kind, asked.tile, asked.reason) == ("question", gone, "weakly gone")
+    (asked,) = verdicts("gone", 0.4)
+    assert (asked.kind, asked.tile) == ("question", gone)

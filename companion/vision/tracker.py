@@ -643,6 +643,17 @@ class Tracker:
         ]
         if self._settled and weak and len(fitting) == 1 and leaning == fitting:
             score[leaning[0]] = (SURE + PLAIN) / 2
+        # A candidate read as gone, if weakly (`LOW`), where the hand withdrew from, whose colour
+        # is the sea's on every frame at rest (`FIT_SEA`, in any light) and which shows sea
+        # over most of its disc (`PIECE_SEA`): the classes could not read it on most frames
+        # (pieces in the sea beside, a reflection's edge), but what they read, its colour and
+        # the hand say the same (the renderer's dev game 3106 at 640×480, turn 5: sea over 0.88
+        # to 1.0 of its samples, 20 to 80 times the tile's fit; held-out I 8706 turn 25).
+        touched_now = self.candidates & self._touched if self._settled and self._moved else set()
+        for h in touched_now:
+            k = _ROW[h]
+            if score[h] > LOW and self._sea_colour[k] >= frames and share[k] > PIECE_SEA:
+                score[h] = max(score[h], (SURE + PLAIN) / 2)
         # A tile fills its hex, so its ring shows the tile or the people on it; in a lamp's
         # reflection, though, a tile washed out may show sea along its ring as around people on
         # it (the rule above counts rings out of glare only). Where every other candidate shows
