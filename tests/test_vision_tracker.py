@@ -1627,3 +1627,112 @@ def test_a_tile_gone_in_a_lamps_reflection_is_named_by_the_colour_left_though_a_
     # tile in the hot middle of a reflection: dev game 11 at 640×480, turn 27)
     (asked,) = verdicts((clear, weak, none, clear), (weak, none, weak, weak))
     assert asked.kind == "question"
+
+
+def lamp_without_hand(over: str) -> tuple[dict[int, str], int, int, list[Observation], range]:
+    """`lamp_and_rival`'s board, the candidate gone under the lamp and its rival, as observed at
+    the rest before and at rest after (`before` + `frames[2:]`), where the motion test saw only
+    one hex change: the one gone (`over` ``gone``) or a permanent sea hex far from both (no
+    candidate: ``none``); and the indices of the frames at rest after it."""
+    tiles, gone, rival, before, frames, _ = lamp_and_rival()
+    far = max(geometry.PERMANENT_SEA, key=lambda h: min(apart(h, gone), apart(h, rival)))
+    observed = only_moved(before, frames, gone if over == "gone" else far)
+    return tiles, gone, rival, observed, range(len(before), len(observed))
+
+
+def replayed(tiles: dict[int, str], observed: list[Observation]) -> list[Verdict]:
+    """What a new tracker says, the game at setup, over `observed` (one a frame)."""
+    tracker = Tracker(Replayed(observed), stable_frames=3)
+    tracker.expect(land(tiles), synth.legal_sinks(tiles))
+    blank = np.zeros((1, 1, 3), np.uint8)  # the observations stand for the frames
+    return [v for v in (tracker.observe(blank) for _ in observed) if v is not None]
+
+
+def test_a_tile_gone_whose_colour_leans_to_the_seas_on_every_frame_by_enough_on_average_is_sunk() -> (
+    None
+):
+    """B-21: a piece stands where the tile left, at a lamp's reflection, hiding the position.
+    Its colour fits the sea's better than its tile's on every frame at rest, on one by more
+    than `FIT_SEA`, on the others a little less (the renderer's dev game 32 at 640×480, turn
+    31: 8.6, 3.6 and 3.97 times better); summed over the frames, the sea's colour fits it
+    `FIT_SEA` better on average. The other candidate unread in the reflection shows its tile's
+    colour on every frame, the rest their tiles: named, not asked about. A question where the
+    tile fitted better on one frame, where the average falls short, or where the rival passes
+    `FIT_SEA` on a frame."""
+    tiles, gone, rival, observed, rest = lamp_without_hand("none")
+
+    def verdicts(fits: tuple[float, ...], rival_fits: tuple[float, ...] = ()) -> list[Verdict]:
+        seen = list(observed)
+        for k in range(rest.start):  # the tile's colour at the rest before, on most frames
+            retouch(seen, k, gone, sea_fit=2 * FIT_SEA if k == 1 else -2 * FIT_SEA)
+        for n, k in enumerate(rest):
+            retouch(seen, k, gone, label="hidden", glare=2 * GLARE, sea_share=0.3, rim=0.1,
+                    sea_fit=fits[n] * FIT_SEA)  # fmt: skip
+            retouch(seen, k, rival, label="hidden", glare=2 * GLARE, sea_share=0.0, rim=0.0,
+                    sea_fit=(rival_fits or (-1.5,) * 4)[n] * FIT_SEA)  # fmt: skip
+        return replayed(tiles, seen)
+
+    assert [(v.kind, v.tile) for v in verdicts((1.55, 0.93, 0.99, 1.2))] == [("sunk", gone)]
+    (asked,) = verdicts((2.5, -0.05, 0.99, 1.2))  # the tile's colour fitted better once
+    assert asked.kind == "question"
+    (asked,) = verdicts((1.2, 0.5, 0.5, 1.2))  # a fit that hovers below the bound
+    assert asked.kind == "question"
+    (asked,) = verdicts((1.55, 0.93, 0.99, 1.2), (-1.5, 1.1, -1.5, -1.5))
+    assert asked.kind == "question"
+
+
+def test_of_two_tiles_the_seas_colour_fits_in_a_reflection_the_one_whose_ring_shows_sea_is_sunk() -> (
+    None
+):
+    """B-21: a lamp's reflection lies over two candidates, and the sea's colour under the white
+    fits both better than their tiles' on every frame at rest (in the hot middle of a
+    reflection a tile's colour is left near the sea's). The ring between the disc and the
+    hex's border shows sea on most frames around the one that left, none around the other: a
+    tile fills its hex out to its border, so that one is named (the renderer's dev game 11 at
+    640×480, turn 27, asked). A question where the other's ring showed sea on a frame too, or
+    where the one's showed it on one frame only."""
+    tiles, gone, rival, observed, rest = lamp_without_hand("none")
+
+    def verdicts(rings: tuple[float, ...], rival_rings: tuple[float, ...]) -> list[Verdict]:
+        seen = list(observed)
+        for n, k in enumerate(rest):
+            for h, rim in ((gone, rings[n]), (rival, rival_rings[n])):
+                retouch(seen, k, h, label="hidden", glare=2 * GLARE, sea_share=0.1, rim=rim,
+                        sea_fit=2 * FIT_SEA)  # fmt: skip
+        return replayed(tiles, seen)
+
+    none = (0.0, 0.0, 0.0, 0.0)
+    assert [(v.kind, v.tile) for v in verdicts((0.3, 0.0, 0.3, 0.3), none)] == [("sunk", gone)]
+    (asked,) = verdicts((0.3, 0.0, 0.3, 0.3), (0.0, 0.3, 0.0, 0.0))
+    assert asked.kind == "question" and {gone, rival} <= {asked.tile, *asked.alternatives}
+    (asked,) = verdicts((0.3, 0.0, 0.0, 0.0), none)
+    assert asked.kind == "question"
+
+
+def test_sea_read_weakly_where_the_hand_withdrew_in_the_seas_colour_over_most_of_the_hex_is_sunk() -> (
+    None
+):
+    """B-21: pieces stand in the sea beside the position a tile left, and the classes read it
+    on one frame at rest of three, as sea (weakly gone: less than `SURE` over the frames), the
+    others hidden. Sea shows over most of its samples on every frame and its colour is the
+    sea's on every one, and the hand withdrew from it: named, not asked about (the renderer's
+    dev game 3106 at 640×480, turn 5, asked). Another candidate lies unread in the lamp's
+    reflection. A question where the hand was seen elsewhere, or where sea shows over less
+    than half of the hex."""
+
+    def verdicts(over: str, share: float) -> list[Verdict]:
+        tiles, gone, rival, observed, rest = lamp_without_hand(over)
+        for n, k in enumerate(rest):
+            read = read_as("sea", 0.96) if n == 1 else {"label": "hidden", "agreement": 0.1}
+            retouch(observed, k, gone, **read, glare=0.0, washed=0.0, sea_share=share, rim=0.2,
+                    sea_fit=2 * FIT_SEA, sea_misfit=5.0)  # fmt: skip
+            retouch(observed, k, rival, label="hidden", glare=2 * GLARE, sea_share=0.0,
+                    rim=0.0, sea_fit=-2 * FIT_SEA)  # fmt: skip
+        return replayed(tiles, observed)
+
+    _, gone, _, _, _ = lamp_without_hand("gone")
+    assert [(v.kind, v.tile) for v in verdicts("gone", 0.9)] == [("sunk", gone)]
+    (asked,) = verdicts("none", 0.9)
+    assert (asked.kind, asked.tile, asked.reason) == ("question", gone, "weakly gone")
+    (asked,) = verdicts("gone", 0.4)
+    assert (asked.kind, asked.tile) == ("question", gone)

@@ -310,6 +310,12 @@ class Tracker:
         self._fit_sea_clearly = np.zeros(len(_HEXES))
         """Frames at rest counted in `_fit_sea` whose colour fitted the sea's far better than
         its tile's (`FIT_SEA_CLEARLY`)."""
+        self._fit_leaning = np.zeros(len(_HEXES))
+        """Frames at rest in which each hex, in glare or unread in a shadow, fitted the sea's
+        colour better than its tile's at all (`HexVerdict.sea_fit` > 0)."""
+        self._fit_total = np.zeros(len(_HEXES))
+        """Each hex's `HexVerdict.sea_fit` summed over the frames at rest: how much better the
+        sea than its tile explains its colour over the whole rest (log of a ratio)."""
         self._tile_in_glare: frozenset[int] = frozenset()
         """The hexes that lay in a lamp's reflection on every frame of the last rest and showed
         their tile's colour under the white on every one (`FIT_SEA` on none): a tile there
@@ -370,6 +376,8 @@ class Tracker:
         self._sea_colour[:] = 0.0
         self._fit_sea[:] = 0.0
         self._fit_sea_clearly[:] = 0.0
+        self._fit_leaning[:] = 0.0
+        self._fit_total[:] = 0.0
         self._evidence[:] = 0.0
         self._weight[:] = 0.0
 
@@ -483,6 +491,8 @@ class Tracker:
         shaded = (reading.seen < SEEN) & (reading.sea_misfit <= SEA_MISFIT)
         self._fit_sea += fits & (glared | shaded)
         self._fit_sea_clearly += (reading.sea_fit >= FIT_SEA_CLEARLY) & (glared | shaded)
+        self._fit_leaning += (reading.sea_fit > 0) & (glared | shaded)
+        self._fit_total += reading.sea_fit
         self._run += 1
         if self._run < self.stable_frames:
             return None
@@ -564,6 +574,18 @@ class Tracker:
         washed = [h for h, n in fit.items() if n >= frames] if self._settled else []
         if len(washed) == 1:
             score[washed[0]] = max(score[washed[0]], (SURE + PLAIN) / 2)
+        # Of several such, the one whose ring shows sea on most frames, in the reflection or out
+        # of it, while no other's shows it on any: in the hot middle of a reflection the white
+        # leaves a tile's colour as near the sea's as its own, but a tile still fills its hex
+        # out to the border, where the sea shows only around what stands where one sank (the
+        # renderer's dev game 11 at 640×480, turn 27: the sunk position's ring showed 0.12 to
+        # 0.29 sea, the tile beside it, under the white at twice the sea's light, none).
+        rings = {h: self._ring_sea[_ROW[h]] + self._ring_lit[_ROW[h]] for h in washed}
+        bordered = [h for h in washed if 2 * rings[h] > frames]
+        if len(washed) > 1 and len(bordered) == 1 and sum(rings.values()) == rings[bordered[0]]:
+            score[bordered[0]] = max(score[bordered[0]], (SURE + PLAIN) / 2)
+        else:
+            bordered = []
         # Swimmers or a creature may cover a sunk position all but a rim of sea. When every
         # other candidate plainly shows its tile, the one candidate covered is the tile that
         # left if that rim shows on most frames at rest: a tile under people shows no sea.
@@ -608,6 +630,30 @@ class Tracker:
         most = [h for h in fitting if 2 * fit[h] > frames]
         if self._settled and weak and len(sharp) == 1 and most == sharp:
             score[sharp[0]] = (SURE + PLAIN) / 2
+        # Or better than its tile's on every frame at rest, and by `FIT_SEA` on average, while
+        # no other candidate passes `FIT_SEA` on any: the fit summed over the frames is the
+        # evidence of them all, and a sunk position's hovers about the bound from frame to
+        # frame as pieces and light stir (the renderer's dev game 32 at 640×480, turn 31:
+        # 8.6, 3.6 and 3.97 times better under a piece at a reflection's edge, the other
+        # candidate its tile's colour on every frame).
+        leaning = [
+            h
+            for h in fitting
+            if self._fit_leaning[_ROW[h]] >= frames and self._fit_total[_ROW[h]] >= frames * FIT_SEA
+        ]
+        if self._settled and weak and len(fitting) == 1 and leaning == fitting:
+            score[leaning[0]] = (SURE + PLAIN) / 2
+        # A candidate read as gone, if weakly (`LOW`), where the hand withdrew from, whose colour
+        # is the sea's on every frame at rest (`FIT_SEA`, in any light) and which shows sea
+        # over most of its disc (`PIECE_SEA`): the classes could not read it on most frames
+        # (pieces in the sea beside, a reflection's edge), but what they read, its colour and
+        # the hand say the same (the renderer's dev game 3106 at 640×480, turn 5: sea over 0.88
+        # to 1.0 of its samples, 20 to 80 times the tile's fit; held-out I 8706 turn 25).
+        touched_now = self.candidates & self._touched if self._settled and self._moved else set()
+        for h in touched_now:
+            k = _ROW[h]
+            if score[h] > LOW and self._sea_colour[k] >= frames and share[k] > PIECE_SEA:
+                score[h] = max(score[h], (SURE + PLAIN) / 2)
         # A tile fills its hex, so its ring shows the tile or the people on it; in a lamp's
         # reflection, though, a tile washed out may show sea along its ring as around people on
         # it (the rule above counts rings out of glare only). Where every other candidate shows
@@ -688,8 +734,13 @@ class Tracker:
             # the sea's colour under the white on every frame at rest (`washed`) says. Two
             # candidates so (two washed, one of them read as sea in the reflection too) are
             # two tiles that may have left, as with two washed alone (the renderer's dev game
-            # 3106 at 640×480 named the one read as sea, and the other had left).
-            if len(washed) > 1 and self._glared[_ROW[suspects[0]]] >= frames:
+            # 3106 at 640×480 named the one read as sea, and the other had left). Not where
+            # the ring of one alone shows sea (`bordered`): that one fills no hex.
+            if (
+                len(washed) > 1
+                and self._glared[_ROW[suspects[0]]] >= frames
+                and suspects[0] not in bordered
+            ):
                 suspects += [h for h in ranked if h in washed and h not in suspects]
         else:
             # No candidate looks like sea: a candidate seen plainly at the last rest that
