@@ -114,15 +114,18 @@ def legal(s: State) -> list[Action]:
 
 
 def can_move(s: State) -> bool:
-    """Has the seat to move any move at all? `legal`'s walk, stopping at the first move found
-    (usually the first person's): asked after every action, where the list is not needed."""
-    for p in s.seat_people[s.turn]:
-        kind = s.p_kind[p]
-        if kind == LAND and board.WATER_NEIGHBOURS[s.p_at[p]]:
-            return True  # `person_moves` offers a person on land each neighbour (B-12)
-        if kind in (BOAT, SEA) and _kth_afloat(s, p, 0) is not None:
+    """Has the seat to move any move at all? `legal`'s walk, stopping at the first move found:
+    asked after every action, where the list is not needed."""
+    seat = s.turn
+    if s.tally[seat][LAND]:
+        # a person on land may always move: every hex but the safe islands has three or more
+        # neighbours that are land or sea (B-12), so no person need be looked at
+        return True
+    kinds = s.p_kind
+    for p in s.seat_people[seat]:
+        if kinds[p] in (BOAT, SEA) and _kth_afloat(s, p, 0) is not None:
             return True
-    for b in s.sailable[s.turn]:  # noqa: SIM110 (a loop: not any() over a generator, a call per boat)
+    for b in s.sailable[seat]:  # noqa: SIM110 (a loop: not any() over a generator, a call per boat)
         if _kth_sail(s, b, 0) is not None:
             return True
     return False
