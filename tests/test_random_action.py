@@ -235,6 +235,31 @@ def test_B_16_a_seat_whose_only_swimmer_swam_cannot_move_and_its_movement_ends()
     assert game.phase == "sink"
 
 
+@pytest.mark.rule("B-12")
+@pytest.mark.parametrize(("rules", "players"), GAMES)
+def test_B_12_a_move_from_land_counted_is_the_move_of_that_number_listed(
+    rules: Rules, players: int
+) -> None:
+    """B-12: `random_move` finds the move number k of a person on land without listing its
+    moves (by its index among the neighbours when no boat with room lies beside it); at every
+    movement point of random games the moves so found are `person_moves`' list, in order,
+    boarding included, and none lies past its bound."""
+    seen = Counter[str]()
+    for seed, game in every_state(rules, players, 3, random.Random(9)):
+        s = game.state
+        if game.phase != "move":
+            continue
+        for p in s.seat_people[s.turn]:
+            if s.p_kind[p] == LAND:
+                listed: list[Action] = []
+                movement.person_moves(s, p, listed)
+                bound = movement.MOST_MOVES[LAND]
+                found = [movement._kth_from_land(s, p, k) for k in range(bound + 1)]
+                assert found == [*listed, *[None] * (bound + 1 - len(listed))], (seed, p)
+                seen.update(a[0] for a in listed)
+    assert seen["move"] and seen["board"], seen
+
+
 @pytest.mark.rule("B-8")
 @pytest.mark.rule("B-5")
 @pytest.mark.parametrize(("rules", "players"), GAMES)

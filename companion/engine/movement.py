@@ -179,8 +179,20 @@ def _kth_from_land(s: State, p: int, k: int) -> Action | None:
     """`person_moves`' move number k of person p on land, None when it has no more: counted in
     the same order, building only the move drawn (a move for each neighbour, each followed by
     boarding the boat there when it has room)."""
-    terrain, boat_at, b_people = s.terrain, s.boat_at, s.b_people
-    for n in board.WATER_NEIGHBOURS[s.p_at[p]]:
+    at = s.p_at[p]
+    boat_at, b_people = s.boat_at, s.b_people
+    near = board.WATER_NEIGHBOURS[at]
+    # Only a sea neighbour can hold a boat (most land has none beside it): with no boat that
+    # has room there, the moves are the neighbours themselves, move k is neighbour k, found by
+    # its index (not walked to: half the draws fall past a person's last move)
+    for n in board.PICKED[at][s.sea_near[at]]:
+        b = boat_at[n]
+        if b != OFF and len(b_people[b]) < BOAT_CAPACITY:
+            break
+    else:
+        return ("move", p, near[k]) if k < len(near) else None
+    terrain = s.terrain
+    for n in near:
         if k == 0:
             return ("move", p, n)
         k -= 1
@@ -199,53 +211,46 @@ def _kth_afloat(s: State, p: int, k: int) -> Action | None:
     swimmer's few moves (a swimmer that swam has at most two of its twenty slots): listing
     them all at every draw was the largest part of a random movement point."""
     kind, at = s.p_kind[p], s.p_at[p]
-    boat_at = s.boat_at
+    boat_at, b_people, access = s.boat_at, s.b_people, s.access
     if kind == BOAT:
         h = s.b_pos[at]
         if p not in s.swam:
             if k == 0:
                 return ("move", p, h)
             k -= 1
-        for n in board.WATER_NEIGHBOURS[h]:
-            if _room(s, boat_at[n]):
+        for n in board.PICKED[h][s.sea_near[h]]:  # only sea holds boats
+            b = boat_at[n]
+            if b != OFF and len(b_people[b]) < BOAT_CAPACITY:
                 if k == 0:
-                    return ("board", p, boat_at[n])
+                    return ("board", p, b)
                 k -= 1
-        island = s.access.get(h)
-        return ("move", p, island) if island is not None and k == 0 else None
+        return ("move", p, access[h]) if k == 0 and h in access else None
     fresh = p not in s.swam
     if fresh:
-        guarded = bool(s.guard) and s.guardian(p) is not None
-        for n in board.PICKED[at][s.sea_near[at]]:
-            if k == 0:
-                return ("move", p, n)
-            k -= 1
-            if guarded:
-                if k == 0:
-                    return ("ride", p, n)
-                k -= 1
-    if fresh or s.rules.option("swimmer_after_swim") == "yes":
+        # the swims, each found by its index, not walked to (most draws fall past them)
+        seas = board.PICKED[at][s.sea_near[at]]
+        if s.guard and s.guardian(p) is not None:  # D-8: each swim, then the same with its dolphin
+            if k < 2 * len(seas):
+                return ("ride" if k % 2 else "move", p, seas[k // 2])
+            k -= 2 * len(seas)
+        elif k < len(seas):
+            return ("move", p, seas[k])
+        else:
+            k -= len(seas)
+    if fresh or s.rules.options["swimmer_after_swim"] == "yes":
         b = boat_at[at]
-        if b != OFF and len(s.b_people[b]) < BOAT_CAPACITY:  # `_room`, asked without a call
+        if b != OFF and len(b_people[b]) < BOAT_CAPACITY:
             if k == 0:
                 return ("board", p, b)
             k -= 1
-        island = s.access.get(at)
-        if island is not None:
+        if at in access:  # `in`, then [ ]: most spaces are no access space, asked without a call
             if k == 0:
-                return ("move", p, island)
+                return ("move", p, access[at])
             k -= 1
     if s.n_dolphin[at] and s.is_1986 and rides_left(s, p):
-        for n in board.PICKED[at][s.sea_near[at]]:
-            if k == 0:
-                return ("ride", p, n)
-            k -= 1
+        seas = board.PICKED[at][s.sea_near[at]]
+        return ("ride", p, seas[k]) if k < len(seas) else None
     return None
-
-
-def _room(s: State, b: int) -> bool:
-    """Is b a boat (not `OFF`) with room for one more person (B-13)?"""
-    return b != OFF and len(s.b_people[b]) < BOAT_CAPACITY
 
 
 def apply(s: State, action: Action, ev: Events) -> None:
