@@ -283,17 +283,15 @@ def apply_step(s: State, action: Action, ev: Events, *, uses_swim: bool = True) 
         return
     # where the person was, in words, only for the events (none built in a random playout)
     frm = where(s, x) if ev is not None else ""
-    if verb == "ride" and s.is_1986:
-        _ride_1986(s, x, to, ev)
-        return
-    if verb == "ride":  # D-8: the dolphin comes along, and its protection with it
-        d = s.guardian(x)
-        assert d is not None
+    if verb == "move":  # the commonest, with sailing: asked first
         if ev is not None:
-            ev.append(Event("rode", {"person": person_name(x), "dolphin": pieces.creature(s, d),
-                                     "from": frm, "to": board.name(to)}))  # fmt: skip
-        pieces.put_creature(s, d, to)
-        pieces.swim(s, [x], to, ev, by_choice=uses_swim, keep_guard=True)
+            ev.append(Event("moved", {"person": person_name(x), "from": frm, "to": board.name(to)}))
+        if board.IS_SAFE[to]:
+            pieces.save(s, x, to, ev)
+        elif s.terrain[to] is not None:
+            pieces.to_land(s, x, to)
+        else:
+            pieces.swim(s, [x], to, ev, by_choice=uses_swim)
         return
     if verb == "board":
         if ev is not None:
@@ -307,14 +305,18 @@ def apply_step(s: State, action: Action, ev: Events, *, uses_swim: bool = True) 
         if empty and danger and s.rules.option("boarding_in_danger") == "same-as-moving-in":
             pieces.wreck(s, to, "serpent" if s.n_serpent[h] else "whale", ev)
         return
+    assert verb == "ride"  # the one verb left
+    if s.is_1986:  # E-3: on the dolphin in the swimmer's own space
+        _ride_1986(s, x, to, ev)
+        return
+    # D-8: with its dolphin, which comes along, and its protection with it
+    d = s.guardian(x)
+    assert d is not None
     if ev is not None:
-        ev.append(Event("moved", {"person": person_name(x), "from": frm, "to": board.name(to)}))
-    if board.IS_SAFE[to]:
-        pieces.save(s, x, to, ev)
-    elif s.terrain[to] is not None:
-        pieces.to_land(s, x, to)
-    else:
-        pieces.swim(s, [x], to, ev, by_choice=uses_swim)
+        ev.append(Event("rode", {"person": person_name(x), "dolphin": pieces.creature(s, d),
+                                 "from": frm, "to": board.name(to)}))  # fmt: skip
+    pieces.put_creature(s, d, to)
+    pieces.swim(s, [x], to, ev, by_choice=uses_swim, keep_guard=True)
 
 
 def rides_left(s: State, p: int) -> int:
