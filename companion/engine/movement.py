@@ -6,6 +6,7 @@ it up to three sea spaces in a turn instead of swimming one (E-3).
 
 from __future__ import annotations
 
+from math import floor
 from typing import Final
 
 from . import board, chance, pieces
@@ -152,7 +153,7 @@ def random_move(s: State, draw: chance.Draw) -> Action:
     sails = len(boats) * MOST_SAILS
     slots = people_slots + sails + 1  # the last one is "done"'s
     while True:
-        k = int(draw() * slots)
+        k = floor(draw() * slots)  # `int`'s number (draws are not negative), without a type's call
         if k < people_slots:
             for p in seat_people:
                 bound = MOST_MOVES[kinds[p]]
