@@ -15,9 +15,9 @@ from collections.abc import Iterator
 
 import pytest
 
-from companion.engine import Game, Rules, board, chance, movement
+from companion.engine import Game, Rules, board, chance, movement, parse
 from companion.engine.game import SAMPLERS
-from companion.engine.state import BOAT, SEA, Action
+from companion.engine.state import BOAT, DONE, LAND, SEA, Action
 from tests.position import Position
 
 ALL_KITS = Rules(("base", "five-six", "overpopulated", "dive-dice", "squid"))
@@ -198,6 +198,66 @@ def test_B_15_B_16_a_move_afloat_counted_is_the_move_of_that_number_listed(
         assert "ride" in seen, seen
     if rules.option("swimmer_after_swim") == "yes":
         assert seen[SEA, True, True], seen
+
+
+@pytest.mark.rule("B-11")
+@pytest.mark.rule("B-12")
+@pytest.mark.parametrize(("rules", "players"), GAMES)
+def test_B_11_B_12_a_seat_can_move_exactly_when_more_than_done_is_listed(
+    rules: Rules, players: int
+) -> None:
+    """B-11, B-12: `can_move` (asked after every movement action; a seat with anyone on land
+    answers yes without a look at its people, since every hex but the safe islands has
+    neighbours to move to) is at every movement point of random games whether `legal` lists
+    more than "done"; seats with nobody on land, with and without a move, are met."""
+    assert min(len(board.WATER_NEIGHBOURS[h]) for h in range(board.SIZE) if not board.IS_SAFE[h])
+    seen = Counter[tuple[bool, bool]]()
+    for seed, game in every_state(rules, players, 4, random.Random(8)):
+        s = game.state
+        if game.phase == "move":
+            can = movement.can_move(s)
+            assert can == (movement.legal(s) != [DONE]), (seed, s.turn)
+            seen[bool(s.tally[s.turn][LAND]), can] += 1
+    assert seen[False, True] and seen[True, True], seen
+
+
+@pytest.mark.rule("B-16")
+def test_B_16_a_seat_whose_only_swimmer_swam_cannot_move_and_its_movement_ends() -> None:
+    """B-16, B-11: a seat with nobody on land whose one swimmer swam has no move left:
+    `can_move` says so (as `legal`'s lone "done"), and the turn goes on to sinking at once."""
+    pos = Position()
+    pos.clear_serpents()
+    pos.swimmer(0, "2.4")
+    game = pos.game("move")
+    assert movement.can_move(game.state)
+    game.apply(parse("move A1 2.5"))
+    assert not movement.can_move(game.state) and movement.legal(game.state) == [DONE]
+    assert game.phase == "sink"
+
+
+@pytest.mark.rule("B-12")
+@pytest.mark.parametrize(("rules", "players"), GAMES)
+def test_B_12_a_move_from_land_counted_is_the_move_of_that_number_listed(
+    rules: Rules, players: int
+) -> None:
+    """B-12: `random_move` finds the move number k of a person on land without listing its
+    moves (by its index among the neighbours when no boat with room lies beside it); at every
+    movement point of random games the moves so found are `person_moves`' list, in order,
+    boarding included, and none lies past its bound."""
+    seen = Counter[str]()
+    for seed, game in every_state(rules, players, 3, random.Random(9)):
+        s = game.state
+        if game.phase != "move":
+            continue
+        for p in s.seat_people[s.turn]:
+            if s.p_kind[p] == LAND:
+                listed: list[Action] = []
+                movement.person_moves(s, p, listed)
+                bound = movement.MOST_MOVES[LAND]
+                found = [movement._kth_from_land(s, p, k) for k in range(bound + 1)]
+                assert found == [*listed, *[None] * (bound + 1 - len(listed))], (seed, p)
+                seen.update(a[0] for a in listed)
+    assert seen["move"] and seen["board"], seen
 
 
 @pytest.mark.rule("B-8")

@@ -6,6 +6,7 @@ it up to three sea spaces in a turn instead of swimming one (E-3).
 
 from __future__ import annotations
 
+from math import floor
 from typing import Final
 
 from . import board, chance, pieces
@@ -114,15 +115,18 @@ def legal(s: State) -> list[Action]:
 
 
 def can_move(s: State) -> bool:
-    """Has the seat to move any move at all? `legal`'s walk, stopping at the first move found
-    (usually the first person's): asked after every action, where the list is not needed."""
-    for p in s.seat_people[s.turn]:
-        kind = s.p_kind[p]
-        if kind == LAND and board.WATER_NEIGHBOURS[s.p_at[p]]:
-            return True  # `person_moves` offers a person on land each neighbour (B-12)
-        if kind in (BOAT, SEA) and _kth_afloat(s, p, 0) is not None:
+    """Has the seat to move any move at all? `legal`'s walk, stopping at the first move found:
+    asked after every action, where the list is not needed."""
+    seat = s.turn
+    if s.tally[seat][LAND]:
+        # a person on land may always move: every hex but the safe islands has three or more
+        # neighbours that are land or sea (B-12), so no person need be looked at
+        return True
+    kinds = s.p_kind
+    for p in s.seat_people[seat]:
+        if kinds[p] in (BOAT, SEA) and _kth_afloat(s, p, 0) is not None:
             return True
-    for b in s.sailable[s.turn]:  # noqa: SIM110 (a loop: not any() over a generator, a call per boat)
+    for b in s.sailable[seat]:  # noqa: SIM110 (a loop: not any() over a generator, a call per boat)
         if _kth_sail(s, b, 0) is not None:
             return True
     return False
@@ -149,7 +153,7 @@ def random_move(s: State, draw: chance.Draw) -> Action:
     sails = len(boats) * MOST_SAILS
     slots = people_slots + sails + 1  # the last one is "done"'s
     while True:
-        k = int(draw() * slots)
+        k = floor(draw() * slots)  # `int`'s number (draws are not negative), without a type's call
         if k < people_slots:
             for p in seat_people:
                 bound = MOST_MOVES[kinds[p]]
@@ -176,8 +180,20 @@ def _kth_from_land(s: State, p: int, k: int) -> Action | None:
     """`person_moves`' move number k of person p on land, None when it has no more: counted in
     the same order, building only the move drawn (a move for each neighbour, each followed by
     boarding the boat there when it has room)."""
-    terrain, boat_at, b_people = s.terrain, s.boat_at, s.b_people
-    for n in board.WATER_NEIGHBOURS[s.p_at[p]]:
+    at = s.p_at[p]
+    boat_at, b_people = s.boat_at, s.b_people
+    near = board.WATER_NEIGHBOURS[at]
+    # Only a sea neighbour can hold a boat (most land has none beside it): with no boat that
+    # has room there, the moves are the neighbours themselves, move k is neighbour k, found by
+    # its index (not walked to: half the draws fall past a person's last move)
+    for n in board.PICKED[at][s.sea_near[at]]:
+        b = boat_at[n]
+        if b != OFF and len(b_people[b]) < BOAT_CAPACITY:
+            break
+    else:
+        return ("move", p, near[k]) if k < len(near) else None
+    terrain = s.terrain
+    for n in near:
         if k == 0:
             return ("move", p, n)
         k -= 1
@@ -196,53 +212,46 @@ def _kth_afloat(s: State, p: int, k: int) -> Action | None:
     swimmer's few moves (a swimmer that swam has at most two of its twenty slots): listing
     them all at every draw was the largest part of a random movement point."""
     kind, at = s.p_kind[p], s.p_at[p]
-    boat_at = s.boat_at
+    boat_at, b_people, access = s.boat_at, s.b_people, s.access
     if kind == BOAT:
         h = s.b_pos[at]
         if p not in s.swam:
             if k == 0:
                 return ("move", p, h)
             k -= 1
-        for n in board.WATER_NEIGHBOURS[h]:
-            if _room(s, boat_at[n]):
+        for n in board.PICKED[h][s.sea_near[h]]:  # only sea holds boats
+            b = boat_at[n]
+            if b != OFF and len(b_people[b]) < BOAT_CAPACITY:
                 if k == 0:
-                    return ("board", p, boat_at[n])
+                    return ("board", p, b)
                 k -= 1
-        island = s.access.get(h)
-        return ("move", p, island) if island is not None and k == 0 else None
+        return ("move", p, access[h]) if k == 0 and h in access else None
     fresh = p not in s.swam
     if fresh:
-        guarded = bool(s.guard) and s.guardian(p) is not None
-        for n in board.PICKED[at][s.sea_near[at]]:
-            if k == 0:
-                return ("move", p, n)
-            k -= 1
-            if guarded:
-                if k == 0:
-                    return ("ride", p, n)
-                k -= 1
-    if fresh or s.rules.option("swimmer_after_swim") == "yes":
+        # the swims, each found by its index, not walked to (most draws fall past them)
+        seas = board.PICKED[at][s.sea_near[at]]
+        if s.guard and s.guardian(p) is not None:  # D-8: each swim, then the same with its dolphin
+            if k < 2 * len(seas):
+                return ("ride" if k % 2 else "move", p, seas[k // 2])
+            k -= 2 * len(seas)
+        elif k < len(seas):
+            return ("move", p, seas[k])
+        else:
+            k -= len(seas)
+    if fresh or s.rules.options["swimmer_after_swim"] == "yes":
         b = boat_at[at]
-        if b != OFF and len(s.b_people[b]) < BOAT_CAPACITY:  # `_room`, asked without a call
+        if b != OFF and len(b_people[b]) < BOAT_CAPACITY:
             if k == 0:
                 return ("board", p, b)
             k -= 1
-        island = s.access.get(at)
-        if island is not None:
+        if at in access:  # `in`, then [ ]: most spaces are no access space, asked without a call
             if k == 0:
-                return ("move", p, island)
+                return ("move", p, access[at])
             k -= 1
     if s.n_dolphin[at] and s.is_1986 and rides_left(s, p):
-        for n in board.PICKED[at][s.sea_near[at]]:
-            if k == 0:
-                return ("ride", p, n)
-            k -= 1
+        seas = board.PICKED[at][s.sea_near[at]]
+        return ("ride", p, seas[k]) if k < len(seas) else None
     return None
-
-
-def _room(s: State, b: int) -> bool:
-    """Is b a boat (not `OFF`) with room for one more person (B-13)?"""
-    return b != OFF and len(s.b_people[b]) < BOAT_CAPACITY
 
 
 def apply(s: State, action: Action, ev: Events) -> None:
@@ -275,17 +284,15 @@ def apply_step(s: State, action: Action, ev: Events, *, uses_swim: bool = True) 
         return
     # where the person was, in words, only for the events (none built in a random playout)
     frm = where(s, x) if ev is not None else ""
-    if verb == "ride" and s.is_1986:
-        _ride_1986(s, x, to, ev)
-        return
-    if verb == "ride":  # D-8: the dolphin comes along, and its protection with it
-        d = s.guardian(x)
-        assert d is not None
+    if verb == "move":  # the commonest, with sailing: asked first
         if ev is not None:
-            ev.append(Event("rode", {"person": person_name(x), "dolphin": pieces.creature(s, d),
-                                     "from": frm, "to": board.name(to)}))  # fmt: skip
-        pieces.put_creature(s, d, to)
-        pieces.swim(s, [x], to, ev, by_choice=uses_swim, keep_guard=True)
+            ev.append(Event("moved", {"person": person_name(x), "from": frm, "to": board.name(to)}))
+        if board.IS_SAFE[to]:
+            pieces.save(s, x, to, ev)
+        elif s.terrain[to] is not None:
+            pieces.to_land(s, x, to)
+        else:
+            pieces.swim(s, [x], to, ev, by_choice=uses_swim)
         return
     if verb == "board":
         if ev is not None:
@@ -299,14 +306,18 @@ def apply_step(s: State, action: Action, ev: Events, *, uses_swim: bool = True) 
         if empty and danger and s.rules.option("boarding_in_danger") == "same-as-moving-in":
             pieces.wreck(s, to, "serpent" if s.n_serpent[h] else "whale", ev)
         return
+    assert verb == "ride"  # the one verb left
+    if s.is_1986:  # E-3: on the dolphin in the swimmer's own space
+        _ride_1986(s, x, to, ev)
+        return
+    # D-8: with its dolphin, which comes along, and its protection with it
+    d = s.guardian(x)
+    assert d is not None
     if ev is not None:
-        ev.append(Event("moved", {"person": person_name(x), "from": frm, "to": board.name(to)}))
-    if board.IS_SAFE[to]:
-        pieces.save(s, x, to, ev)
-    elif s.terrain[to] is not None:
-        pieces.to_land(s, x, to)
-    else:
-        pieces.swim(s, [x], to, ev, by_choice=uses_swim)
+        ev.append(Event("rode", {"person": person_name(x), "dolphin": pieces.creature(s, d),
+                                 "from": frm, "to": board.name(to)}))  # fmt: skip
+    pieces.put_creature(s, d, to)
+    pieces.swim(s, [x], to, ev, by_choice=uses_swim, keep_guard=True)
 
 
 def rides_left(s: State, p: int) -> int:

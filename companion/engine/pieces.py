@@ -90,6 +90,8 @@ def swim(
         s.occupants[h] += 1
         if by_choice:
             s.swam.add(p)
+    if not (s.n_dolphin[h] or s.n_serpent[h] or s.n_shark[h]):
+        return  # nothing there protects or eats a swimmer (most of the sea): nothing to settle
     arriving = [p for p in people if s.guardian(p) is None] if s.guard else list(people)
     free = s.free_dolphins(h) if s.n_dolphin[h] else []  # most seas hold none: no call
     if free and arriving:
