@@ -270,6 +270,16 @@ class Game:
         (`chance`).
         """
         s = self.state
+        key = self._key
+        if key is None or key[0] != s.seed:
+            key = self._key = (s.seed, chance.keyed(s.seed))
+        pick = chance.uniform_keyed(key[1], s.draws)  # = chance.uniform(s.seed, s.draws)
+        action: Action
+        if s.phase == "back":
+            back = sinking.drawn_back(s, pick)  # the walk below, without the weights listed
+            if back is not None:
+                action = self._sampled = ("back", back)
+                return action
         # drawn from `_weights` as found, in its order: only the action drawn is built
         verb, weights, total = self._outcomes()
         if not weights:
@@ -277,17 +287,13 @@ class Game:
         if not total:  # a terrain's, a back's, a spin's: added up here
             for _, n in weights:  # a loop, not sum() over a generator: asked at every draw
                 total += n
-        key = self._key
-        if key is None or key[0] != s.seed:
-            key = self._key = (s.seed, chance.keyed(s.seed))
-        pick = chance.uniform_keyed(key[1], s.draws)  # = chance.uniform(s.seed, s.draws)
         drawn: Any = weights[-1][0]
         for outcome, n in weights:
             pick -= n / total  # the very probabilities `chance_outcomes` gives, in its order
             if pick < 0:
                 drawn = outcome
                 break
-        action: Action = (verb, drawn) if verb else drawn
+        action = (verb, drawn) if verb else drawn
         self._sampled = action  # an outcome of this decision: `apply` need not check it again
         return action
 
