@@ -15,10 +15,10 @@ from __future__ import annotations
 from typing import Final
 
 from . import board, chance, hand, pieces, scoring, spinner, squid
-from .data import DIE_FACES, DIVE_DISTANCES, DIVE_KINDS, STEPS, WILD
+from .data import DIE_FACES, DIVE_DISTANCES, DIVE_KINDS, PIECES, STEPS, WILD
 from .errors import IllegalAction
 from .events import Event, Events
-from .state import CHANCE, CREATURE_KINDS, OF_KIND, OFF, Action, State, person_name
+from .state import CHANCE, CREATURE_KINDS, CREATURES, OF_KIND, OFF, Action, State, person_name
 
 FACES = tuple(sorted(set(DIE_FACES)))
 DIVES = tuple((k, d) for k in DIVE_KINDS for d in sorted(set(DIVE_DISTANCES)))
@@ -36,6 +36,15 @@ SQUID_STEPS: Final = 3  # Q-3: up to three spaces on the red die
 BY_NAME: Final = tuple(sorted(CREATURE_KINDS))
 """The creature kinds in the order their first moves are listed (by name): the kinds moved
 picked from it, not sorted anew at every creature move."""
+STEP_TO: Final = tuple(
+    tuple(("creature", c, h) for h in range(board.SIZE)) for c in range(len(CREATURES))
+)
+SAIL_TO: Final = tuple(
+    tuple(("sail", b, h) for h in range(board.SIZE)) for b in range(PIECES["boat"])
+)
+"""STEP_TO[c][h]: creature c's move to h; SAIL_TO[b][h]: boat b's. Built once, so that listing
+a creature's moves (every move of every creature of the kind rolled, at every die) builds no
+tuple: building and freeing each was a third of the listing."""
 
 
 def dive_dice(s: State) -> bool:
@@ -102,9 +111,10 @@ LIMIT: Final = {**STEPS, "squid": SQUID_STEPS}
 def boat_steps(s: State, b: int, out: list[Action]) -> None:
     boat_at = s.boat_at
     h = s.b_pos[b]
+    sail_to = SAIL_TO[b]
     for n in board.PICKED[h][s.sea_near[h]]:
         if boat_at[n] == OFF:
-            out.append(("sail", b, n))
+            out.append(sail_to[n])
 
 
 def legal_creature(s: State) -> list[Action]:
@@ -127,8 +137,9 @@ def legal_creature(s: State) -> list[Action]:
     ):
         if c is not None:
             h = s.c_pos[c]  # B-27: through sea spaces only, sharing them with anything
+            step_to = STEP_TO[c]
             for n in board.PICKED[h][s.sea_near[h]]:
-                out.append(("creature", c, n))
+                out.append(step_to[n])
         elif b is not None:
             boat_steps(s, b, out)
     out.append(("done",))
@@ -210,14 +221,16 @@ def _first_moves(s: State, out: list[Action]) -> None:
         for c in OF_KIND[kind]:
             if s.c_pos[c] == OFF:
                 continue  # B-28: none of that kind on the board, nothing to move
+            step_to = STEP_TO[c]
             if dive:  # D-4: it dives to any unoccupied sea space
-                out.extend(("creature", c, h) for h in vacant)
+                for h in vacant:
+                    out.append(step_to[h])
             else:  # B-27: a step into the sea beside it
                 at = s.c_pos[c]
                 for h in board.PICKED[at][s.sea_near[at]]:
-                    out.append(("creature", c, h))
+                    out.append(step_to[h])
             if kind == "squid":  # Q-3: staying put counts as its move
-                out.append(("creature", c, s.c_pos[c]))
+                out.append(step_to[s.c_pos[c]])
             if kind == "dolphin":  # D-9: or it turns to another swimmer where it is
                 guarded = s.guard.get(c)
                 out.extend(
@@ -229,7 +242,9 @@ def _first_moves(s: State, out: list[Action]) -> None:
         for b, pos in enumerate(s.b_pos):
             if pos != OFF and not s.b_people[b]:
                 if dive:
-                    out.extend(("sail", b, h) for h in vacant)
+                    sail_to = SAIL_TO[b]
+                    for h in vacant:
+                        out.append(sail_to[h])
                 else:
                     boat_steps(s, b, out)
 
