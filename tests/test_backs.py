@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
 
 from companion.engine import REFEREE, Game, Rules, parse, sinking
 from companion.engine import board as board_
-from companion.engine.state import BOAT, LAND, LOST, State
+from companion.engine.state import BOAT, LAND, LOST
 from tests.position import LAYOUT, SAVED, SEA, TERRAIN, Position, at, kinds, refused
 
 
@@ -270,46 +269,19 @@ def test_B_22_a_drawn_back_is_one_the_tile_may_have_even_with_every_red_tile_acc
     red tiles kept unseen (told only as "red") account for every red tile of the terrain
     still unplaced, no red back is drawn. The draw's weights offer exactly `possible_backs`
     (but the untold "red", which the table alone tells) at every removal of random games."""
+    rng = random.Random(3)
     emptied = 0
-    for s in awaited_backs(random.Random(3)):
-        t = s.ctx["terrain"]
-        for unseen in range(4):  # the red tiles of t kept untold, as a physical table's
-            s.unknown_red[t] = unseen
-            drawn = [k for k, _ in sinking.back_weights(s)]
-            assert drawn == [k for k in sinking.possible_backs(s) if k != "red"]
-            emptied += sinking.red_room(s, t) <= 0 < sinking.red_room(s, t) + unseen
-        s.unknown_red[t] = 0
-    assert emptied >= 10  # the case where the red backs are left out came up
-
-
-def test_B_22_a_back_drawn_without_the_weights_listed_is_the_one_their_walk_gives() -> None:
-    """B-22: `drawn_back` finds the back a number falls on from the deck less the known backs,
-    without listing `back_weights`; at every removal of random games it gives the back the walk
-    over `back_weights` gives, for numbers across [0, 1) and the last one below 1 (where the
-    shares' rounding may leave it past the end: the last weight's back, as `Game.draw`)."""
-    numbers = [i / 64 for i in range(64)] + [1 - 2**-53]
-    checked = 0
-    for s in awaited_backs(random.Random(5)):
-        weights = sinking.back_weights(s)
-        total = sum(n for _, n in weights)
-        for number in numbers:
-            expected, left = weights[-1][0], number
-            for back, n in weights:
-                left -= n / total
-                if left < 0:
-                    expected = back
-                    break
-            assert sinking.drawn_back(s, number) == expected, (number, weights)
-        checked += 1
-    assert checked > 30
-
-
-def awaited_backs(rng: random.Random) -> Iterator[State]:
-    """The state at each removed tile's back awaited in three random games (whatever the
-    caller changes in it is put back before the game goes on)."""
     for seed in range(3):
         game = Game.new(Rules(), 4, seed=seed)
         while not game.over:
             if game.phase == "back":
-                yield game.state
+                s = game.state
+                t = s.ctx["terrain"]
+                for unseen in range(4):  # the red tiles of t kept untold, as a physical table's
+                    s.unknown_red[t] = unseen
+                    drawn = [k for k, _ in sinking.back_weights(s)]
+                    assert drawn == [k for k in sinking.possible_backs(s) if k != "red"]
+                    emptied += sinking.red_room(s, t) <= 0 < sinking.red_room(s, t) + unseen
+                s.unknown_red[t] = 0
             game.apply(game.draw() if game.is_chance() else game.random_action(rng))
+    assert emptied >= 10  # the case where the red backs are left out came up

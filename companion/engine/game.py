@@ -275,11 +275,16 @@ class Game:
             key = self._key = (s.seed, chance.keyed(s.seed))
         pick = chance.uniform_keyed(key[1], s.draws)  # = chance.uniform(s.seed, s.draws)
         action: Action
-        if s.phase == "back":
-            back = sinking.drawn_back(s, pick)  # the walk below, without the weights listed
+        phase = s.phase
+        # a back or a terrain: the walk below, without the weights listed
+        if phase == "back":
+            back = sinking.drawn_back(s, pick)
             if back is not None:
                 action = self._sampled = ("back", back)
                 return action
+        elif phase == "terrain":
+            action = self._sampled = ("terrain", setup.drawn_terrain(s, pick))
+            return action
         # drawn from `_weights` as found, in its order: only the action drawn is built
         verb, weights, total = self._outcomes()
         if not weights:
