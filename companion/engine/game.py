@@ -442,7 +442,10 @@ class Game:
                 if phase == "move":
                     only_done = not movement.can_move(s)
                 elif phase == "effect":
-                    only_done = hand.only_done(s)
+                    # "done" comes only after a first step (a creature tile's hundreds of moves
+                    # are never listed here); the steps after it move that one piece, whose few
+                    # moves are listed and kept for the pick
+                    only_done = bool(s.ctx["steps"]) and self.legal_actions() == [DONE]
                 elif phase == "creature" and s.ctx.get("dist") == "D" and creatures.first_dive(s):
                     # (dist first: most moves are no dive, asked without a call)
                     # no dive: `legal_creature` is [done] (counting stops at the first)
