@@ -405,8 +405,20 @@ class Game:
                     action = legal[int(draw() * len(legal))]  # `chance.choose`, without a call
                 decisions += 1
             APPLY[phase](s, action, None)
-            if s.phase in AT_REST and not s.pending and not s.ends_mid_turn:
-                self._legal = None  # nothing for `_settle` to do: no call (a third of them)
+            # `_settle` where its checks would pass at once, without its call (two thirds of
+            # the decisions): nothing pending, no end mid-turn, and a phase at rest, a movement
+            # point with a move left or the die with no immediate point owed (keep in step)
+            phase = s.phase
+            if (
+                not s.pending
+                and not s.ends_mid_turn
+                and (
+                    phase in AT_REST
+                    or (phase == "move" and movement.can_move(s))
+                    or (phase == "roll" and not s.from_sunk)
+                )
+            ):
+                self._legal = None
             else:
                 self._settle(None)
 
@@ -415,7 +427,10 @@ class Game:
         self._legal = self._legal_set = self._sampled = None
 
     def _settle(self, ev: Events) -> None:
-        """Move past decisions that leave no choice: starting a turn, a lone 'go on'."""
+        """Move past decisions that leave no choice: starting a turn, a lone 'go on'.
+
+        (`playout` asks the checks of the phases at rest, of movement and of the die itself,
+        where they pass: keep the two in step.)"""
         s = self.state
         self._legal_set = self._sampled = None  # nothing below sets them
         while True:
