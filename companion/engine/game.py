@@ -405,9 +405,10 @@ class Game:
                     action = legal[int(draw() * len(legal))]  # `chance.choose`, without a call
                 decisions += 1
             APPLY[phase](s, action, None)
-            # `_settle` where its checks would pass at once, without its call (two thirds of
-            # the decisions): nothing pending, no end mid-turn, and a phase at rest, a movement
-            # point with a move left or the die with no immediate point owed (keep in step)
+            # `_settle` where its checks would pass at once, without its call (three quarters
+            # of the decisions): nothing pending, no end mid-turn, and a phase at rest, a
+            # movement point with a move left, a land tile left to remove or the die with no
+            # immediate point owed (keep in step)
             phase = s.phase
             if (
                 not s.pending
@@ -415,6 +416,7 @@ class Game:
                 and (
                     phase in AT_REST
                     or (phase == "move" and movement.can_move(s))
+                    or (phase == "sink" and sinking.current_terrain(s) is not None)
                     or (phase == "roll" and not s.from_sunk)
                 )
             ):
@@ -429,8 +431,8 @@ class Game:
     def _settle(self, ev: Events) -> None:
         """Move past decisions that leave no choice: starting a turn, a lone 'go on'.
 
-        (`playout` asks the checks of the phases at rest, of movement and of the die itself,
-        where they pass: keep the two in step.)"""
+        (`playout` asks the checks of the phases at rest, of movement, of a removal and of the
+        die itself, where they pass: keep the two in step.)"""
         s = self.state
         self._legal_set = self._sampled = None  # nothing below sets them
         while True:
