@@ -289,7 +289,7 @@ class Game:
         verb, weights, total = self._outcomes()
         if not weights:
             raise IllegalAction(*STEP_RULE[s.phase][:1], "no table decision is awaited now")
-        if not total:  # a terrain's, a back's, a spin's: added up here
+        if not total:  # a back's (a red tile untold), a spin's: added up here
             for _, n in weights:  # a loop, not sum() over a generator: asked at every draw
                 total += n
         drawn: Any = weights[-1][0]

@@ -32,7 +32,7 @@ TILES: Final = sum(TERRAIN_COUNT.values())
 def drawn_terrain(s: State, pick: float) -> str:
     """The terrain that `Game.draw`'s number `pick` (in [0, 1)) falls on among `tiles_left`: the
     same walk over the same weights in the same order, without listing them (the list and a
-    loop adding it up were half of a terrain's draw)."""
+    loop adding it up were half of the Python of a terrain's draw)."""
     laid = s.standing
     total = TILES - sum(map(len, laid.values()))  # tiles to lay: none sinks at setup
     for t in TERRAINS:
