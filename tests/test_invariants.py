@@ -112,6 +112,14 @@ def test_a_seventh_shark() -> None:
     reported(s, "7", "shark")
 
 
+def test_a_back_known_more_often_than_the_deck_holds_it() -> None:
+    """B-22: the deck has three beach tiles with a shark; a fourth known is reported."""
+    game, _ = sound()
+    s = game.state
+    s.known["beach"]["shark"] = 4
+    reported(s, "4 beach", "shark", "3")
+
+
 def test_boat_on_a_safe_island() -> None:
     """B-1, B-13: no boat ever enters a safe island."""
     game, ids = sound()

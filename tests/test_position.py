@@ -138,6 +138,12 @@ IMPOSSIBLE: list[tuple[str, str, str]] = [
     ("two boats in one space", "B-13", edit("boats", "b2@-", "b2@1.5")),
     ("a creature on land", "B-27", edit("creatures", "shark1@1.8", "shark1@3.5")),
     ("a green back held", "B-22", edit("hands", "beach/dolphin", "beach/shark")),
+    ("four beach dolphins known", "B-22", edit("backs", "beach/dolphin:1", "beach/dolphin:4")),
+    (
+        "a mountain boat known",
+        "B-22",
+        edit("backs", "beach/dolphin:1", "beach/dolphin:1,mountain/boat:1"),
+    ),
     ("a seventh value", "B-4", edit("people", "A1=6@5.2", "A1=7@5.2")),
     ("a 7-player game", "B-4", edit("game", "players=2", "players=7")),
     ("seat B moving in seat A's turn", "B-8", edit("turn", "actor=A", "actor=B")),
@@ -156,7 +162,8 @@ IMPOSSIBLE: list[tuple[str, str, str]] = [
 @pytest.mark.parametrize(("text", "rule"), [pytest.param(t, r, id=why) for why, r, t in IMPOSSIBLE])
 def test_an_impossible_position_is_refused_with_the_rule_it_breaks(text: str, rule: str) -> None:
     """B-2, B-3, B-4, B-5, B-8, B-10, B-12, B-13, B-16, B-22, B-27, B-30: each impossible
-    position is refused naming its rule."""
+    position is refused naming its rule (B-22: a back known more often than the deck holds
+    it, which the draw of a back relies on never happening)."""
     with pytest.raises((PositionError, RulesError)) as info:
         Game.from_position(text)
     assert getattr(info.value, "rule", None) == rule, str(info.value)

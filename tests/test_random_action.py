@@ -15,7 +15,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from companion.engine import Game, Rules, board, chance, movement, parse
+from companion.engine import Game, Rules, board, chance, movement, parse, setup, sinking
 from companion.engine.game import SAMPLERS
 from companion.engine.state import BOAT, DONE, LAND, SEA, Action
 from tests.position import Position
@@ -424,6 +424,37 @@ def test_B_22_B_10_a_table_draw_is_the_outcome_its_number_falls_on(
             phases[game.phase] += 1
             game.apply(drawn)
     assert phases["back"] > 10 and phases["roll"] > 10
+
+
+@pytest.mark.rule("B-2")
+@pytest.mark.rule("B-22")
+def test_B_2_B_22_a_terrain_or_back_drawn_without_the_weights_listed_is_the_walks() -> None:
+    """B-2 (the island laid), B-22 (a tile's back): `drawn_terrain` and `drawn_back` find the
+    outcome a number falls on without listing `tiles_left` or `back_weights`; at every such
+    draw of random games they give the outcome of the walk over those weights, for numbers
+    across [0, 1) and the last one below 1 (where the shares' rounding may leave the number
+    past the end: then the last weight's outcome, as `Game.draw`)."""
+    numbers = [i / 64 for i in range(64)] + [1 - 2**-53]
+    checked = Counter[str]()
+    for _, game in every_state(Rules(), 4, 3, random.Random(5)):
+        s = game.state
+        if game.phase == "terrain":
+            weights, drawn = setup.tiles_left(s), setup.drawn_terrain
+        elif game.phase == "back":
+            weights, drawn = sinking.back_weights(s), sinking.drawn_back
+        else:
+            continue
+        total = sum(n for _, n in weights)
+        for number in numbers:
+            expected, left = weights[-1][0], number
+            for outcome, n in weights:
+                left -= n / total
+                if left < 0:
+                    expected = outcome
+                    break
+            assert drawn(s, number) == expected, (number, weights)
+        checked[game.phase] += 1
+    assert checked["terrain"] == 3 * 39 and checked["back"] > 30
 
 
 @pytest.mark.rule("B-2")

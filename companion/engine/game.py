@@ -270,24 +270,35 @@ class Game:
         (`chance`).
         """
         s = self.state
-        # drawn from `_weights` as found, in its order: only the action drawn is built
-        verb, weights, total = self._outcomes()
-        if not weights:
-            raise IllegalAction(*STEP_RULE[s.phase][:1], "no table decision is awaited now")
-        if not total:  # a terrain's, a back's, a spin's: added up here
-            for _, n in weights:  # a loop, not sum() over a generator: asked at every draw
-                total += n
         key = self._key
         if key is None or key[0] != s.seed:
             key = self._key = (s.seed, chance.keyed(s.seed))
         pick = chance.uniform_keyed(key[1], s.draws)  # = chance.uniform(s.seed, s.draws)
+        action: Action
+        phase = s.phase
+        # a back or a terrain: the walk below, without the weights listed
+        if phase == "back":
+            back = sinking.drawn_back(s, pick)
+            if back is not None:
+                action = self._sampled = ("back", back)
+                return action
+        elif phase == "terrain":
+            action = self._sampled = ("terrain", setup.drawn_terrain(s, pick))
+            return action
+        # drawn from `_weights` as found, in its order: only the action drawn is built
+        verb, weights, total = self._outcomes()
+        if not weights:
+            raise IllegalAction(*STEP_RULE[s.phase][:1], "no table decision is awaited now")
+        if not total:  # a back's (a red tile untold), a spin's: added up here
+            for _, n in weights:  # a loop, not sum() over a generator: asked at every draw
+                total += n
         drawn: Any = weights[-1][0]
         for outcome, n in weights:
             pick -= n / total  # the very probabilities `chance_outcomes` gives, in its order
             if pick < 0:
                 drawn = outcome
                 break
-        action: Action = (verb, drawn) if verb else drawn
+        action = (verb, drawn) if verb else drawn
         self._sampled = action  # an outcome of this decision: `apply` need not check it again
         return action
 
@@ -394,8 +405,22 @@ class Game:
                     action = legal[int(draw() * len(legal))]  # `chance.choose`, without a call
                 decisions += 1
             APPLY[phase](s, action, None)
-            if s.phase in AT_REST and not s.pending and not s.ends_mid_turn:
-                self._legal = None  # nothing for `_settle` to do: no call (a third of them)
+            # `_settle` where its checks would pass at once, without its call (three quarters
+            # of the decisions): nothing pending, no end mid-turn, and a phase at rest, a
+            # movement point with a move left, a land tile left to remove or the die with no
+            # immediate point owed (keep in step)
+            phase = s.phase
+            if (
+                not s.pending
+                and not s.ends_mid_turn
+                and (
+                    phase in AT_REST
+                    or (phase == "move" and movement.can_move(s))
+                    or (phase == "sink" and sinking.current_terrain(s) is not None)
+                    or (phase == "roll" and not s.from_sunk)
+                )
+            ):
+                self._legal = None
             else:
                 self._settle(None)
 
@@ -404,7 +429,10 @@ class Game:
         self._legal = self._legal_set = self._sampled = None
 
     def _settle(self, ev: Events) -> None:
-        """Move past decisions that leave no choice: starting a turn, a lone 'go on'."""
+        """Move past decisions that leave no choice: starting a turn, a lone 'go on'.
+
+        (`playout` asks the checks of the phases at rest, of movement, of a removal and of the
+        die itself, where they pass: keep the two in step.)"""
         s = self.state
         self._legal_set = self._sampled = None  # nothing below sets them
         while True:
@@ -431,7 +459,10 @@ class Game:
                 if phase == "move":
                     only_done = not movement.can_move(s)
                 elif phase == "effect":
-                    only_done = hand.only_done(s)
+                    # "done" comes only after a first step (a creature tile's hundreds of moves
+                    # are never listed here); the steps after it move that one piece, whose few
+                    # moves are listed and kept for the pick
+                    only_done = bool(s.ctx["steps"]) and self.legal_actions() == [DONE]
                 elif phase == "creature" and s.ctx.get("dist") == "D" and creatures.first_dive(s):
                     # (dist first: most moves are no dive, asked without a call)
                     # no dive: `legal_creature` is [done] (counting stops at the first)

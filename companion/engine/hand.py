@@ -190,15 +190,6 @@ def legal_effect(s: State) -> list[Action]:
     return out
 
 
-def only_done(s: State) -> bool:
-    """Is "done" `legal_effect`'s one action? Asked after every action: answered without
-    listing a creature tile's moves (every such creature to every vacant space, hundreds)."""
-    steps = s.ctx["steps"]
-    if not steps:
-        return False  # "done" comes only after a first step
-    return steps >= 3 or not effect_moves(s, s.ctx["back"], first=True)
-
-
 def random_effect(s: State, draw: chance.Draw) -> Action:
     """`chance.pick` of `legal_effect` (the very same draw of the same list), without listing
     a creature tile's hundreds of moves: the pick is found from the list's shape, which is

@@ -14,7 +14,7 @@ from functools import cache, lru_cache
 from itertools import chain
 
 from . import board
-from .data import PIECES
+from .data import DECK, PIECES
 from .fivesix import boats_for, people_values
 from .game import Game
 from .movement import BOAT_CAPACITY
@@ -34,7 +34,18 @@ def violations(game: Game | State) -> list[str]:
     _shores(s, out)
     if s.is_1986:
         _counts_1986(s, out)
+    else:
+        _backs(s, out)
     return out
+
+
+def _backs(s: State, out: list[str]) -> None:
+    """B-22: no back is known more often than the deck holds it (the draw of a back counts the
+    tiles still hidden from the known ones, `sinking.drawn_back`)."""
+    for t, known in s.known.items():
+        for k, n in known.items():
+            if n > DECK[t].get(k, 0):
+                out.append(f"{n} {t} tiles known to be {k}: the deck has {DECK[t].get(k, 0)}")
 
 
 def _counts_1986(s: State, out: list[str]) -> None:

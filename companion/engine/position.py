@@ -26,7 +26,7 @@ import json
 
 from . import board, fivesix
 from .actions import CREATURES
-from .data import BACKS, TERRAINS
+from .data import BACKS, DECK, TERRAINS
 from .errors import IllegalAction, MalformedAction, RulesError
 from .events import REFEREE, View
 from .rings import RINGS
@@ -490,6 +490,15 @@ def _check_hands(s: State) -> None:
         n = sum(1 for hand in s.hands for tt, _ in hand if tt == t)
         if n > s.sunk[t]:
             raise PositionError("B-22", f"{n} {t} tiles held but {s.sunk[t]} removed")
+    if s.is_1986:
+        return  # E-4: the 1986 backs are not the box's deck (`sinking.weights_1986`)
+    for t in TERRAINS:
+        for k, n in s.known[t].items():
+            # (the draw of a back counts the tiles still hidden from this: `sinking.drawn_back`)
+            if n > DECK[t].get(k, 0):
+                raise PositionError(
+                    "B-22", f"{n} {t} tiles known to be {k}, but the deck has {DECK[t].get(k, 0)}"
+                )
 
 
 def _check_step(s: State) -> None:

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Final
 
 from . import board, chance, fivesix, pieces, rings
 from .data import TERRAIN_COUNT, TERRAINS
@@ -22,6 +23,24 @@ def tiles_left(s: State) -> list[tuple[str, int]]:
         if n > 0:
             out.append((t, n))
     return out
+
+
+TILES: Final = sum(TERRAIN_COUNT.values())
+"""The box's land tiles (B-2)."""
+
+
+def drawn_terrain(s: State, pick: float) -> str:
+    """The terrain that `Game.draw`'s number `pick` (in [0, 1)) falls on among `tiles_left`: the
+    same walk over the same weights in the same order, without listing them (the list and a
+    loop adding it up were half of the Python of a terrain's draw)."""
+    laid = s.standing
+    total = TILES - sum(map(len, laid.values()))  # tiles to lay: none sinks at setup
+    for t in TERRAINS:
+        # a terrain with none left is not among the weights; subtracting its 0 changes nothing
+        pick -= (TERRAIN_COUNT[t] - len(laid[t])) / total  # as `Game.draw` walks them
+        if pick < 0:
+            return t
+    return tiles_left(s)[-1][0]  # rounding left the number past the end: the last weight's
 
 
 def legal_terrain(s: State) -> list[Action]:

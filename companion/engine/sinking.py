@@ -102,6 +102,8 @@ def kept_backs(s: State) -> frozenset[str]:
 
 DECK_ITEMS: Final = {t: tuple(backs.items()) for t, backs in DECK.items()}
 """Each terrain's (back, tiles) pairs, as `DECK` lists them."""
+DECK_TOTAL: Final = {t: sum(backs.values()) for t, backs in DECK.items()}
+"""Each terrain's number of tiles."""
 NONE_KEPT: Final[frozenset[str]] = frozenset()
 RED_BUT_DOLPHIN: Final = RED - {"dolphin"}
 
@@ -191,6 +193,31 @@ def back_weights(s: State) -> list[tuple[str, int]]:
     if room > 0:
         return out  # a red tile may still be under this one
     return [(k, n) for k, n in out if k not in kept]
+
+
+def drawn_back(s: State, pick: float) -> str | None:
+    """The back that `Game.draw`'s number `pick` (in [0, 1)) falls on among `back_weights`: the
+    same walk over the same weights in the same order, without listing them (a list of pairs
+    at every back drawn, then a loop adding them up, were three quarters of a draw's Python).
+
+    None where the weights are not simply the deck's less the known backs (a red tile untold,
+    whose room may leave the kept backs out; the 1986 backs): `back_weights` is asked then."""
+    t = s.ctx["terrain"]
+    if s.is_1986 or s.unknown_red[t] > 0:
+        return None
+    known = s.known[t]
+    # every tile still hidden, counted without a walk: no back is known more often than the
+    # deck holds it (position.read refuses such a position; the engine never makes one)
+    total = DECK_TOTAL[t] - sum(known.values())
+    for k, n in DECK_ITEMS[t]:
+        if k in known:  # `in`, not a call of `get`: most backs are not known yet
+            n -= known[k]
+            if n <= 0:
+                continue  # not among the weights
+        pick -= n / total  # as `Game.draw` walks them: the very same floats
+        if pick < 0:
+            return k
+    return back_weights(s)[-1][0]  # rounding left the number past the end: the last weight's
 
 
 def legal_back(s: State) -> list[Action]:
