@@ -339,7 +339,8 @@ def _shark(s: State, c: int, h: int, last: bool, ev: Events) -> None:
 def _whale(s: State, c: int, h: int, last: bool, ev: Events) -> None:
     """B-26: it stops on an occupied boat and capsizes it; Q-5: it stops on a squid and
     removes it first."""
-    squids = [x for x in s.on_board("squid") if s.c_pos[x] == h]
+    # most whales meet no squid (none in play without the kit): the kept count says so at once
+    squids = [x for x in s.on_board("squid") if s.c_pos[x] == h] if s.n_squid[h] else ()
     for x in squids:
         if ev is not None:
             ev.append(Event("squid_removed", {"squid": pieces.creature(s, x), "by": pieces.creature(s, c),
