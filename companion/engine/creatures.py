@@ -12,6 +12,7 @@ move raised (a dolphin's protege, a squid's prey) is taken.
 
 from __future__ import annotations
 
+from math import floor
 from typing import Final
 
 from . import board, chance, hand, pieces, scoring, spinner, squid
@@ -182,7 +183,7 @@ def random_creature(s: State, draw: chance.Draw) -> Action:
     n = nth_dive(s, -1)
     assert isinstance(n, int)
     listed = n + 1 if n == 0 or s.rules.option("creature_move") == "optional" else n
-    k = int(draw() * listed)  # `chance.pick`'s draw
+    k = floor(draw() * listed)  # `chance.pick`'s draw
     if k == n:
         return ("done",)
     move = nth_dive(s, k)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable, Iterable
+from math import floor
 from random import Random
 from typing import Any, Final
 
@@ -402,7 +403,7 @@ class Game:
                 else:
                     if legal is None:
                         legal = self.legal_actions()
-                    action = legal[int(draw() * len(legal))]  # `chance.choose`, without a call
+                    action = legal[floor(draw() * len(legal))]  # `chance.choose`, without a call
                 decisions += 1
             APPLY[phase](s, action, None)
             # `_settle` where its checks would pass at once, without its call (three quarters
