@@ -105,6 +105,18 @@ _MOVERS: Final[dict[tuple[str, frozenset[str]], frozenset[str]]] = {}
 every creature phase was a fifth of listing its first moves (compiled)."""
 
 
+def in_order(kinds: frozenset[str]) -> tuple[str, ...]:
+    """The creature kinds of `movers`' set in `BY_NAME`'s order, found once per set: the die's
+    listing walked all the kinds to find the one or two rolled."""
+    found = _IN_ORDER.get(kinds)
+    if found is None:
+        found = _IN_ORDER[kinds] = tuple(k for k in BY_NAME if k in kinds)
+    return found
+
+
+_IN_ORDER: Final[dict[frozenset[str], tuple[str, ...]]] = {}
+
+
 def limit(s: State, kind: str) -> int:
     """How many spaces one move may take: the red die's for the kind, or die 2's number."""
     dist = s.ctx.get("dist")
@@ -199,9 +211,7 @@ def nth_dive(s: State, k: int) -> Action | int:
     kinds = movers(s)
     vacant = s.vacant_spaces()
     dives = len(vacant)
-    for kind in BY_NAME:
-        if kind not in kinds:
-            continue
+    for kind in in_order(kinds):
         for c in s.on_board(kind):
             if 0 <= k < dives:
                 return ("creature", c, vacant[k])
@@ -232,9 +242,10 @@ def _first_moves(s: State, out: list[Action]) -> None:
     kinds = movers(s)
     dive = s.ctx.get("dist") == "D"
     vacant = s.vacant_spaces() if dive else []
-    for kind in BY_NAME:
-        if kind not in kinds:
-            continue
+    order = _IN_ORDER.get(kinds)  # `in_order`, without its call (asked at every die)
+    if order is None:
+        order = in_order(kinds)
+    for kind in order:
         for c in OF_KIND[kind]:
             if s.c_pos[c] == OFF:
                 continue  # B-28: none of that kind on the board, nothing to move
