@@ -245,29 +245,31 @@ def _first_moves(s: State, out: list[Action]) -> None:
     order = _IN_ORDER.get(kinds)  # `in_order`, without its call (asked at every die)
     if order is None:
         order = in_order(kinds)
+    c_pos, sea_near = s.c_pos, s.sea_near  # found once, asked of every creature of the kind
     for kind in order:
         for c in OF_KIND[kind]:
-            if s.c_pos[c] == OFF:
+            at = c_pos[c]
+            if at == OFF:
                 continue  # B-28: none of that kind on the board, nothing to move
-            step_to = STEP_TO[c]
             if dive:  # D-4: it dives to any unoccupied sea space
+                step_to = STEP_TO[c]
                 for h in vacant:
                     out.append(step_to[h])
             else:  # B-27: a step into the sea beside it
-                at = s.c_pos[c]
-                mask = s.sea_near[at]
+                mask = sea_near[at]
                 if mask == OPEN_SEA[at]:  # `steps_from`, without its call (asked at every die)
                     out.extend(STEPS_AROUND[c][at])
                 else:
+                    step_to = STEP_TO[c]
                     for h in board.PICKED[at][mask]:
                         out.append(step_to[h])
             if kind == "squid":  # staying put counts as its move
-                out.append(step_to[s.c_pos[c]])
-            if kind == "dolphin":  # D-9: or it turns to another swimmer where it is
+                out.append(STEP_TO[c][at])
+            elif kind == "dolphin":  # D-9: or it turns to another swimmer where it is
                 guarded = s.guard.get(c)
                 out.extend(
                     ("protect", c, p)
-                    for p in s.swimmers[s.c_pos[c]]
+                    for p in s.swimmers[at]
                     if p != guarded and s.guardian(p) is None
                 )
     if "boat" in kinds:  # D-5: never an occupied boat
