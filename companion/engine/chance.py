@@ -13,6 +13,7 @@ import functools
 import hashlib
 import struct
 from collections.abc import Callable, Sequence
+from math import floor
 from random import Random
 from typing import Final, TypeVar
 
@@ -52,7 +53,7 @@ def pick(rng: Random, items: Sequence[T]) -> T:
     """One of `items`, each as likely as the others, for a random player (not the table's
     draws above): `index` of it, written out (asked at most decisions of a random game);
     IndexError when there are none, as `index` raises."""
-    return items[int(rng.random() * len(items))]
+    return items[floor(rng.random() * len(items))]
 
 
 Draw = Callable[[], float]
@@ -62,7 +63,7 @@ playout (compiled, finding the method at every draw cost twice as much as the dr
 
 def choose(draw: Draw, items: Sequence[T]) -> T:
     """`pick` with the `Random`'s method already found: the same item for the same number."""
-    return items[int(draw() * len(items))]
+    return items[floor(draw() * len(items))]
 
 
 def index(draw: Draw, n: int) -> int:
@@ -71,4 +72,4 @@ def index(draw: Draw, n: int) -> int:
     engine's whole movement point). IndexError when n is 0, as `Random.choice` raises."""
     if n <= 0:
         raise IndexError("nothing to choose from")
-    return int(draw() * n)
+    return floor(draw() * n)

@@ -12,6 +12,7 @@ move raised (a dolphin's protege, a squid's prey) is taken.
 
 from __future__ import annotations
 
+from math import floor
 from typing import Final
 
 from . import board, chance, hand, pieces, scoring, spinner, squid
@@ -104,6 +105,18 @@ _MOVERS: Final[dict[tuple[str, frozenset[str]], frozenset[str]]] = {}
 every creature phase was a fifth of listing its first moves (compiled)."""
 
 
+def in_order(kinds: frozenset[str]) -> tuple[str, ...]:
+    """The creature kinds of `movers`' set in `BY_NAME`'s order, found once per set: the die's
+    listing walked all the kinds to find the one or two rolled."""
+    found = _IN_ORDER.get(kinds)
+    if found is None:
+        found = _IN_ORDER[kinds] = tuple(k for k in BY_NAME if k in kinds)
+    return found
+
+
+_IN_ORDER: Final[dict[frozenset[str], tuple[str, ...]]] = {}
+
+
 def limit(s: State, kind: str) -> int:
     """How many spaces one move may take: the red die's for the kind, or die 2's number."""
     dist = s.ctx.get("dist")
@@ -182,7 +195,7 @@ def random_creature(s: State, draw: chance.Draw) -> Action:
     n = nth_dive(s, -1)
     assert isinstance(n, int)
     listed = n + 1 if n == 0 or s.rules.option("creature_move") == "optional" else n
-    k = int(draw() * listed)  # `chance.pick`'s draw
+    k = floor(draw() * listed)  # `chance.pick`'s draw
     if k == n:
         return ("done",)
     move = nth_dive(s, k)
@@ -198,9 +211,7 @@ def nth_dive(s: State, k: int) -> Action | int:
     kinds = movers(s)
     vacant = s.vacant_spaces()
     dives = len(vacant)
-    for kind in BY_NAME:
-        if kind not in kinds:
-            continue
+    for kind in in_order(kinds):
         for c in s.on_board(kind):
             if 0 <= k < dives:
                 return ("creature", c, vacant[k])
@@ -231,31 +242,34 @@ def _first_moves(s: State, out: list[Action]) -> None:
     kinds = movers(s)
     dive = s.ctx.get("dist") == "D"
     vacant = s.vacant_spaces() if dive else []
-    for kind in BY_NAME:
-        if kind not in kinds:
-            continue
+    order = _IN_ORDER.get(kinds)  # `in_order`, without its call (asked at every die)
+    if order is None:
+        order = in_order(kinds)
+    c_pos, sea_near = s.c_pos, s.sea_near  # found once, asked of every creature of the kind
+    for kind in order:
         for c in OF_KIND[kind]:
-            if s.c_pos[c] == OFF:
+            at = c_pos[c]
+            if at == OFF:
                 continue  # B-28: none of that kind on the board, nothing to move
-            step_to = STEP_TO[c]
             if dive:  # D-4: it dives to any unoccupied sea space
+                step_to = STEP_TO[c]
                 for h in vacant:
                     out.append(step_to[h])
             else:  # B-27: a step into the sea beside it
-                at = s.c_pos[c]
-                mask = s.sea_near[at]
+                mask = sea_near[at]
                 if mask == OPEN_SEA[at]:  # `steps_from`, without its call (asked at every die)
                     out.extend(STEPS_AROUND[c][at])
                 else:
+                    step_to = STEP_TO[c]
                     for h in board.PICKED[at][mask]:
                         out.append(step_to[h])
             if kind == "squid":  # Q-3: staying put counts as its move
-                out.append(step_to[s.c_pos[c]])
-            if kind == "dolphin":  # D-9: or it turns to another swimmer where it is
+                out.append(STEP_TO[c][at])
+            elif kind == "dolphin":  # D-9: or it turns to another swimmer where it is
                 guarded = s.guard.get(c)
                 out.extend(
                     ("protect", c, p)
-                    for p in s.swimmers[s.c_pos[c]]
+                    for p in s.swimmers[at]
                     if p != guarded and s.guardian(p) is None
                 )
     if "boat" in kinds:  # D-5: never an occupied boat
@@ -339,7 +353,8 @@ def _shark(s: State, c: int, h: int, last: bool, ev: Events) -> None:
 def _whale(s: State, c: int, h: int, last: bool, ev: Events) -> None:
     """B-26: it stops on an occupied boat and capsizes it; Q-5: it stops on a squid and
     removes it first."""
-    squids = [x for x in s.on_board("squid") if s.c_pos[x] == h]
+    # most whales meet no squid (none in play without the kit): the kept count says so at once
+    squids = [x for x in s.on_board("squid") if s.c_pos[x] == h] if s.n_squid[h] else ()
     for x in squids:
         if ev is not None:
             ev.append(Event("squid_removed", {"squid": pieces.creature(s, x), "by": pieces.creature(s, c),

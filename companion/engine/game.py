@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable, Iterable
+from math import floor
 from random import Random
 from typing import Any, Final
 
@@ -402,27 +403,30 @@ class Game:
                 else:
                     if legal is None:
                         legal = self.legal_actions()
-                    action = legal[int(draw() * len(legal))]  # `chance.choose`, without a call
+                    action = legal[floor(draw() * len(legal))]  # `chance.choose`, without a call
                 decisions += 1
             APPLY[phase](s, action, None)
             # `_settle` where its checks would pass at once, without its call (three quarters
             # of the decisions): nothing pending, no end mid-turn, and a phase at rest, a
-            # movement point with a move left, a land tile left to remove or the die with no
-            # immediate point owed (keep in step)
+            # movement point with a move left, a land tile left to remove, the die with no
+            # immediate point owed, or a creature's move with more than "done" (keep in step)
             phase = s.phase
-            if (
-                not s.pending
-                and not s.ends_mid_turn
-                and (
+            if not s.pending and not s.ends_mid_turn:
+                if (
                     phase in AT_REST
                     or (phase == "move" and movement.can_move(s))
                     or (phase == "sink" and sinking.current_terrain(s) is not None)
                     or (phase == "roll" and not s.from_sunk)
-                )
-            ):
-                self._legal = None
-            else:
-                self._settle(None)
+                ):
+                    self._legal = None
+                    continue
+                if phase == "creature" and s.ctx.get("dist") != "D":
+                    # `_settle`'s check of a creature's move (no dive), without its call: the
+                    # moves listed and kept for the pick unless "done" is the only one
+                    self._legal = legal = creatures.legal_creature(s)
+                    if len(legal) != 1 or legal[0] != DONE:
+                        continue
+            self._settle(None)
 
     def forget_legal(self) -> None:
         """The state was replaced (a whole path): the legal actions must be listed anew."""
@@ -431,8 +435,9 @@ class Game:
     def _settle(self, ev: Events) -> None:
         """Move past decisions that leave no choice: starting a turn, a lone 'go on'.
 
-        (`playout` asks the checks of the phases at rest, of movement, of a removal and of the
-        die itself, where they pass: keep the two in step.)"""
+        (`playout` asks the checks of the phases at rest, of movement, of a removal, of the
+        die itself and of a creature's move that is no dive, where they pass: keep the two in
+        step.)"""
         s = self.state
         self._legal_set = self._sampled = None  # nothing below sets them
         while True:

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from math import floor
 from typing import Final
 
 from . import board, chance, fivesix, pieces, rings
@@ -217,7 +218,7 @@ def random_place(s: State, draw: chance.Draw) -> Action:
     # B-5 alone (most games): the empty tiles themselves, not `place_tiles`' copy of them
     tiles = s.empty_land if s.one_per_tile else place_tiles(s)
     values = place_values(s)
-    return ("place", tiles[int(draw() * len(tiles))], values[int(draw() * len(values))])
+    return ("place", tiles[floor(draw() * len(tiles))], values[floor(draw() * len(values))])
 
 
 def place_values(s: State) -> Sequence[int | None]:

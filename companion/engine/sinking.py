@@ -10,6 +10,7 @@ until it is played, stays out of every other view.
 from __future__ import annotations
 
 from collections import Counter
+from math import floor
 from typing import Final
 
 from . import board, chance, overpopulated, pieces, rings
@@ -47,7 +48,7 @@ def random_sink(s: State, draw: chance.Draw) -> Action:
     """`chance.pick` of `legal_sink` (the same draw of the same list), without an action
     built for every tile."""
     tiles = rings.candidates(s) if s.is_1986 else candidates(s)  # `_sinkable`, without its call
-    return ("sink", tiles[int(draw() * len(tiles))])  # `chance.choose`, without its call
+    return ("sink", tiles[floor(draw() * len(tiles))])  # `chance.choose`, without its call
 
 
 def _sinkable(s: State) -> list[int]:
