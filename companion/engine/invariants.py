@@ -30,8 +30,9 @@ def violations(game: Game | State) -> list[str]:
     _pieces(s, out)
     _boats(s, out)
     _dolphins(s, out)
-    _places(s, out)
-    _shores(s, out)
+    island = tuple(s.terrain)  # the key of the checks kept per island, built once
+    _places(s, island, out)
+    _shores(s, island, out)
     if s.is_1986:
         _counts_1986(s, out)
     else:
@@ -118,15 +119,15 @@ def _ids(players: int, each: int) -> frozenset[int]:
     return frozenset(seat * 10 + k for seat in range(players) for k in range(each))
 
 
-def _shores(s: State, out: list[str]) -> None:
+def _shores(s: State, island: tuple[str | None, ...], out: list[str]) -> None:
     """Each hex's sea neighbours, kept for movement, creatures and B-21 as tiles are removed
     (`State.sea_near`), are those the island has (not kept while it is being laid)."""
     if s.phase == "terrain":
         return
     told = [picked[mask] for picked, mask in zip(board.PICKED, s.sea_near, strict=True)]
-    island = _sea_beside(tuple(s.terrain))
-    if told != island:
-        for h, sea in enumerate(island):
+    seas = _sea_beside(island)
+    if told != seas:
+        for h, sea in enumerate(seas):
             if told[h] != sea:
                 named = ", ".join(board.name(n) for n in sea) or "none"
                 out.append(f"{board.name(h)} is told of the wrong sea beside it (it has {named})")
@@ -223,7 +224,7 @@ def _boats(s: State, out: list[str]) -> None:
             out.append(f"seat {seat + 1} is told it may sail {s.sailable[seat]}, not {mine}")
 
 
-def _places(s: State, out: list[str]) -> None:
+def _places(s: State, island: tuple[str | None, ...], out: list[str]) -> None:
     hexes = zip(s.land_people, s.swimmers, s.terrain, strict=True)
     for h, (people, swimmers, terrain) in enumerate(hexes):
         if people and terrain is None:
@@ -232,7 +233,7 @@ def _places(s: State, out: list[str]) -> None:
             out.append(f"people swim at {board.name(h)}, which is not sea")
     # What stands on each hex, counted from the pieces' own positions (not the indexes the
     # rules keep) in one pass each: this runs after every action of a simulation.
-    found = list(_grounds(tuple(s.terrain)))
+    found = list(_grounds(island))
     creatures = [0] * board.SIZE
     for pos in s.c_pos:
         if pos != OFF:
